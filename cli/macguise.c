@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* macguise: the command-line face of macguise. */
+#define G_LOG_DOMAIN "macguise"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <locale.h>
+#include <string.h>
+
+#include "mg-cli.h"
+
+static const MgCliCommand mg_commands[] = {
+	{ "generate", mg_cmd_generate, N_("Print plausible MAC addresses from the catalogue") },
+	{ "lookup", mg_cmd_lookup, N_("Tell the vendor, classes and era of addresses") },
+	{ "vendors", mg_cmd_vendors, N_("List the vendor catalogue with weights and sources") },
+};
+
+static void
+mg_print_help(void)
+{
+	g_print(_("Usage: macguise COMMAND [OPTION…]\n\n"
+		  "Give every NetworkManager profile its own plausible MAC address.\n\n"
+		  "Commands:\n"));
+	for (guint i = 0; i < G_N_ELEMENTS(mg_commands); i++)
+		g_print("  %-10s %s\n", mg_commands[i].name, _(mg_commands[i].summary));
+	g_print(_("\nRun 'macguise COMMAND --help' for a command's options.\n"
+		  "Exit status: 0 success, 1 failure, 2 usage error.\n"));
+}
+
+int
+main(int argc, char **argv)
+{
+	setlocale(LC_ALL, "");
+	bindtextdomain(GETTEXT_PACKAGE, LOCALEDIR);
+	bind_textdomain_codeset(GETTEXT_PACKAGE, "UTF-8");
+	textdomain(GETTEXT_PACKAGE);
+
+	if (argc < 2) {
+		mg_print_help();
+		return MG_EXIT_USAGE;
+	}
+	if (g_strcmp0(argv[1], "--help") == 0 || g_strcmp0(argv[1], "-h") == 0 ||
+	    g_strcmp0(argv[1], "help") == 0) {
+		mg_print_help();
+		return MG_EXIT_OK;
+	}
+	if (g_strcmp0(argv[1], "--version") == 0) {
+		g_print("macguise %s\n", PACKAGE_VERSION);
+		return MG_EXIT_OK;
+	}
+	for (guint i = 0; i < G_N_ELEMENTS(mg_commands); i++) {
+		if (g_strcmp0(argv[1], mg_commands[i].name) == 0)
+			return mg_commands[i].run(argc - 1, argv + 1);
+	}
+	g_printerr(_("macguise: unknown command '%s' (see 'macguise --help')\n"), argv[1]);
+	return MG_EXIT_USAGE;
+}

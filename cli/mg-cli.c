@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "macguise"
+
+#include "config.h"
+
+#include "mg-cli.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+
+int
+mg_cli_usage_error(const char *command, const char *format, ...)
+{
+	va_list args;
+	g_autofree char *msg = NULL;
+
+	va_start(args, format);
+	msg = g_strdup_vprintf(format, args);
+	va_end(args);
+	/* TRANSLATORS: the first %s is a command name such as "generate" */
+	g_printerr(_("macguise %s: %s (see 'macguise %s --help')\n"), command, msg, command);
+	return MG_EXIT_USAGE;
+}
+
+int
+mg_cli_failure(const char *command, const GError *error)
+{
+	g_printerr("macguise %s: %s\n", command, error->message);
+	return MG_EXIT_FAILURE;
+}
+
+gboolean
+mg_cli_parse_options(const char *command,
+		     const char *parameter_string,
+		     const char *summary,
+		     const GOptionEntry *entries,
+		     int *argc,
+		     char ***argv)
+{
+	g_autoptr(GOptionContext) ctx = g_option_context_new(parameter_string);
+	g_autoptr(GError) error = NULL;
+	g_autofree char *prgname = g_strdup_printf("macguise %s", command);
+
+	g_set_prgname(prgname);
+	g_option_context_set_translation_domain(ctx, GETTEXT_PACKAGE);
+	g_option_context_set_summary(ctx, summary);
+	g_option_context_add_main_entries(ctx, entries, GETTEXT_PACKAGE);
+	if (!g_option_context_parse(ctx, argc, argv, &error)) {
+		mg_cli_usage_error(command, "%s", error->message);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+MgCatalogue *
+mg_cli_catalogue(GError **error)
+{
+	static MgCatalogue *catalogue = NULL;
+	if (catalogue == NULL)
+		catalogue = mg_catalogue_new_builtin(error);
+	return catalogue;
+}
+
+gboolean
+mg_cli_parse_class(const char *command, const char *text, MgClass *klass)
+{
+	g_autoptr(GError) error = NULL;
+	if (!mg_class_parse(text, klass, &error)) {
+		mg_cli_usage_error(command, "--class: %s", error->message);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+void
+mg_cli_print_json(JsonNode *node)
+{
+	g_autoptr(JsonGenerator) gen = json_generator_new();
+	g_autofree char *text = NULL;
+
+	json_generator_set_pretty(gen, TRUE);
+	json_generator_set_root(gen, node);
+	text = json_generator_to_data(gen, NULL);
+	g_print("%s\n", text);
+}
+
+JsonNode *
+mg_cli_class_json(MgClass classes)
+{
+	JsonArray *arr = json_array_new();
+	JsonNode *node = json_node_new(JSON_NODE_ARRAY);
+
+	if (classes & MG_CLASS_WIFI)
+		json_array_add_string_element(arr, "wifi");
+	if (classes & MG_CLASS_ETHERNET)
+		json_array_add_string_element(arr, "ethernet");
+	json_node_take_array(node, arr);
+	return node;
+}

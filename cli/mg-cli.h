@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+
+#include "mg-catalogue.h"
+
+G_BEGIN_DECLS
+
+/* Exit codes, documented in macguise(1). */
+enum {
+	MG_EXIT_OK = 0,
+	MG_EXIT_FAILURE = 1,
+	MG_EXIT_USAGE = 2,
+};
+
+typedef int (*MgCliCommandFunc)(int argc, char **argv);
+
+typedef struct {
+	const char *name;
+	MgCliCommandFunc run;
+	const char *summary; /* untranslated; N_() marks it */
+} MgCliCommand;
+
+int mg_cmd_generate(int argc, char **argv);
+int mg_cmd_lookup(int argc, char **argv);
+int mg_cmd_vendors(int argc, char **argv);
+
+/* Parses a command's options; on a usage error prints one line and returns
+ * FALSE (the command then exits with MG_EXIT_USAGE). */
+gboolean mg_cli_parse_options(const char *command,
+			      const char *parameter_string,
+			      const char *summary,
+			      const GOptionEntry *entries,
+			      int *argc,
+			      char ***argv);
+int mg_cli_usage_error(const char *command, const char *format, ...) G_GNUC_PRINTF(2, 3);
+int mg_cli_failure(const char *command, const GError *error);
+
+/* The built-in catalogue, loaded once per process. */
+MgCatalogue *mg_cli_catalogue(GError **error);
+gboolean mg_cli_parse_class(const char *command, const char *text, MgClass *klass);
+
+void mg_cli_print_json(JsonNode *node);
+JsonNode *mg_cli_class_json(MgClass classes);
+
+G_END_DECLS

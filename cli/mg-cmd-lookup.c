@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* macguise lookup: what an address says about the machine that sends it. */
+#define G_LOG_DOMAIN "macguise"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "mg-cli.h"
+#include "mg-ieee-registry.h"
+
+typedef struct {
+	MgMac mac;
+	const MgCatalogueEntry *entry; /* NULL when not in the catalogue */
+	const char *registry_owner;    /* from ieee-data, or NULL */
+	MgPrefix registry_block;
+	const char *kind; /* "global", "local" or "multicast" */
+} MgLookup;
+
+static const char *
+mg_lookup_registry_name(MgBlockSize bits)
+{
+	return bits == MG_BLOCK_MA_L ? "MA-L" : bits == MG_BLOCK_MA_M ? "MA-M" : "MA-S";
+}
+
+static void
+mg_lookup_print(const MgLookup *l, gboolean have_registry)
+{
+	char text[MG_MAC_STRLEN];
+
+	mg_mac_format(&l->mac, text);
+	g_print("%s\n", text);
+	if (g_strcmp0(l->kind, "multicast") == 0) {
+		g_print("  %s\n", _("multicast (group) address: it names no single station"));
+		return;
+	}
+	if (g_strcmp0(l->kind, "local") == 0) {
+		g_print("  %s\n",
+			_("locally administered: made up, not from any vendor — every observer can "
+			  "tell (NetworkManager's 'random' addresses look like this)"));
+		return;
+	}
+	if (l->entry != NULL) {
+		g_autofree char *block = mg_prefix_to_string(&l->entry->prefix);
+		g_print("  %-10s %s\n", _("vendor:"), l->entry->vendor->name);
+		g_print("  %-10s %s (%s)\n",
+			_("block:"),
+			block,
+			mg_lookup_registry_name(l->entry->prefix.bits));
+		g_print("  %-10s %s\n", _("classes:"), mg_class_to_string(l->entry->classes));
+		g_print("  %-10s %s\n", _("era:"), mg_era_to_string(l->entry->era));
+		return;
+	}
+	g_print("  %s\n", _("not in the macguise catalogue"));
+	if (l->registry_owner != NULL) {
+		g_autofree char *block = mg_prefix_to_string(&l->registry_block);
+		g_print("  %-10s %s (%s %s)\n",
+			_("registry:"),
+			l->registry_owner,
+			mg_lookup_registry_name(l->registry_block.bits),
+			block);
+	} else if (have_registry) {
+		g_print("  %s\n", _("not registered to anyone in the IEEE registry"));
+	} else {
+		g_print("  %s\n",
+			_("install the ieee-data package to see the IEEE registry owner"));
+	}
+}
+
+static JsonNode *
+mg_lookup_json(const MgLookup *l)
+{
+	JsonObject *o = json_object_new();
+	JsonNode *node = json_node_new(JSON_NODE_OBJECT);
+	char text[MG_MAC_STRLEN];
+
+	mg_mac_format(&l->mac, text);
+	json_object_set_string_member(o, "mac", text);
+	json_object_set_string_member(o, "kind", l->kind);
+	json_object_set_boolean_member(o, "in_catalogue", l->entry != NULL);
+	if (l->entry != NULL) {
+		g_autofree char *oui = mg_prefix_to_display(&l->entry->prefix);
+		json_object_set_string_member(o, "oui", oui);
+		json_object_set_string_member(o, "vendor", l->entry->vendor->name);
+		json_object_set_string_member(o, "vendor_id", l->entry->vendor->id);
+		json_object_set_member(o, "classes", mg_cli_class_json(l->entry->classes));
+		json_object_set_string_member(o, "era", mg_era_to_string(l->entry->era));
+	}
+	if (l->registry_owner != NULL)
+		json_object_set_string_member(o, "registry_owner", l->registry_owner);
+	json_node_take_object(node, o);
+	return node;
+}
+
+int
+mg_cmd_lookup(int argc, char **argv)
+{
+	gboolean json = FALSE;
+	const GOptionEntry entries[] = {
+		{ "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print a JSON array"), NULL },
+		{ NULL },
+	};
+	g_autoptr(GError) error = NULL;
+	g_autoptr(MgIeeeRegistry) registry = NULL;
+	g_autoptr(JsonArray) out = json_array_new();
+	MgCatalogue *cat;
+	int status = MG_EXIT_OK;
+
+	if (!mg_cli_parse_options(
+		"lookup",
+		"MAC…",
+		_("Tell what the catalogue and the IEEE registry know about each address."),
+		entries,
+		&argc,
+		&argv))
+		return MG_EXIT_USAGE;
+	if (argc < 2)
+		return mg_cli_usage_error("lookup", _("no MAC address given"));
+	cat = mg_cli_catalogue(&error);
+	if (cat == NULL)
+		return mg_cli_failure("lookup", error);
+	/* The registry is optional at run time: without ieee-data, addresses
+	 * outside the catalogue are just reported as such. */
+	registry = mg_ieee_registry_new_from_dir(MG_IEEE_DATA_DIR, NULL);
+
+	for (int i = 1; i < argc; i++) {
+		g_autoptr(GError) local = NULL;
+		MgLookup l = { { { 0 } }, NULL, NULL, { 0, MG_BLOCK_MA_L }, "global" };
+
+		if (!mg_mac_parse(argv[i], &l.mac, &local)) {
+			g_printerr("macguise lookup: %s\n", local->message);
+			status = MG_EXIT_FAILURE;
+			continue;
+		}
+		if (mg_mac_is_multicast(&l.mac))
+			l.kind = "multicast";
+		else if (mg_mac_is_locally_administered(&l.mac))
+			l.kind = "local";
+		else
+			l.entry = mg_catalogue_lookup(cat, &l.mac);
+		if (l.entry == NULL && registry != NULL && g_strcmp0(l.kind, "global") == 0)
+			l.registry_owner =
+			    mg_ieee_registry_lookup_mac(registry, &l.mac, &l.registry_block);
+		if (json)
+			json_array_add_element(out, mg_lookup_json(&l));
+		else
+			mg_lookup_print(&l, registry != NULL);
+	}
+	if (json) {
+		g_autoptr(JsonNode) root = json_node_new(JSON_NODE_ARRAY);
+		json_node_set_array(root, out);
+		mg_cli_print_json(root);
+	}
+	return status;
+}

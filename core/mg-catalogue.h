@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+#include "mg-mac.h"
+
+G_BEGIN_DECLS
+
+/* The kind of interface an address is for. Flags: a row may fit several. */
+typedef enum {
+	MG_CLASS_NONE = 0,
+	MG_CLASS_WIFI = 1 << 0,
+	MG_CLASS_ETHERNET = 1 << 1,
+} MgClass;
+
+#define MG_CLASS_ALL (MG_CLASS_WIFI | MG_CLASS_ETHERNET)
+
+typedef enum {
+	MG_ERA_CURRENT, /* plausible on a machine bought today */
+	MG_ERA_LEGACY,  /* an old block: an address from it would stand out */
+} MgEra;
+
+typedef struct _MgVendor MgVendor;
+
+typedef struct {
+	MgPrefix prefix;
+	const MgVendor *vendor;
+	MgClass classes;
+	MgEra era;
+	guint64 serial_min; /* inclusive range the serial is drawn from */
+	guint64 serial_max;
+	char *why;  /* reason for an exception, or NULL */
+	guint line; /* where it stands in the table */
+} MgCatalogueEntry;
+
+struct _MgVendor {
+	char *id;
+	char *name;
+	GPtrArray *organizations; /* char*: the IEEE registry's spellings */
+	MgClass classes;
+	guint weight;
+	char *weight_source;
+	char *products;
+	GPtrArray *entries; /* MgCatalogueEntry*, owned by the catalogue */
+	guint line;
+};
+
+typedef struct _MgCatalogue MgCatalogue;
+
+/* The source the weight of an "ieee-blocks" vendor comes from. */
+#define MG_WEIGHT_SOURCE_IEEE_BLOCKS "ieee-blocks"
+
+MgCatalogue *mg_catalogue_new_from_data(const char *text, gsize len, GError **error);
+/* The checked table embedded in the binary. */
+MgCatalogue *mg_catalogue_new_builtin(GError **error);
+void mg_catalogue_free(MgCatalogue *catalogue);
+
+GPtrArray *mg_catalogue_get_vendors(MgCatalogue *catalogue);
+GPtrArray *mg_catalogue_get_entries(MgCatalogue *catalogue);
+/* By id or by name, case-insensitive. */
+const MgVendor *mg_catalogue_find_vendor(MgCatalogue *catalogue, const char *name);
+/* The most specific row whose block holds @mac, or NULL. */
+const MgCatalogueEntry *mg_catalogue_lookup(MgCatalogue *catalogue, const MgMac *mac);
+
+gboolean mg_class_parse(const char *text, MgClass *klass, GError **error);
+/* "wifi", "ethernet" or "wifi,ethernet"; static string. */
+const char *mg_class_to_string(MgClass klass);
+const char *mg_era_to_string(MgEra era);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(MgCatalogue, mg_catalogue_free)
+
+G_END_DECLS

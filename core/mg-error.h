@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define MG_ERROR (mg_error_quark())
+
+typedef enum {
+	MG_ERROR_INVALID_MAC,    /* text is not a MAC address */
+	MG_ERROR_INVALID_PREFIX, /* text is not a registry block */
+	MG_ERROR_CATALOGUE,      /* the vendor table is malformed */
+	MG_ERROR_NOT_FOUND,      /* no such vendor, prefix or resource */
+	MG_ERROR_NO_CANDIDATE,   /* nothing left to draw from */
+	MG_ERROR_REGISTRY,       /* the IEEE registry files are unreadable */
+	MG_ERROR_RANDOMNESS,     /* libsodium could not be initialised */
+} MgError;
+
+GQuark mg_error_quark(void);
+
+G_END_DECLS

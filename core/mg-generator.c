@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "mg-generator"
+
+#include "config.h"
+
+#include "mg-generator.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "mg-error.h"
+
+typedef struct {
+	const MgVendor *vendor;
+	guint32 cumulative; /* sum of the weights up to and including this one */
+	GPtrArray *entries; /* the vendor's rows usable for the class */
+} MgGeneratorVendor;
+
+struct _MgGenerator {
+	GArray *vendors; /* MgGeneratorVendor */
+	guint32 total_weight;
+};
+
+static void
+mg_generator_vendor_clear(MgGeneratorVendor *gv)
+{
+	g_clear_pointer(&gv->entries, g_ptr_array_unref);
+}
+
+void
+mg_generator_free(MgGenerator *generator)
+{
+	if (generator == NULL)
+		return;
+	g_array_unref(generator->vendors);
+	g_free(generator);
+}
+
+/* The serial range a row allows once the all-zero and all-one serials,
+ * which real vendors do not hand out, are taken away. */
+static gboolean
+mg_entry_drawable_range(const MgCatalogueEntry *e, guint64 *lo, guint64 *hi)
+{
+	guint64 all_one = (G_GUINT64_CONSTANT(1) << mg_prefix_serial_bits(&e->prefix)) - 1;
+	*lo = MAX(e->serial_min, 1);
+	*hi = MIN(e->serial_max, all_one - 1);
+	return *lo <= *hi;
+}
+
+static gboolean
+mg_vendor_requested(const MgVendor *v, const char *const *vendors)
+{
+	if (vendors == NULL || vendors[0] == NULL)
+		return TRUE;
+	for (guint i = 0; vendors[i] != NULL; i++) {
+		if (g_ascii_strcasecmp(vendors[i], v->id) == 0 ||
+		    g_ascii_strcasecmp(vendors[i], v->name) == 0)
+			return TRUE;
+	}
+	return FALSE;
+}
+
+MgGenerator *
+mg_generator_new(MgCatalogue *catalogue, MgClass klass, const char *const *vendors, GError **error)
+{
+	g_autoptr(MgGenerator) gen = g_new0(MgGenerator, 1);
+	GPtrArray *all = mg_catalogue_get_vendors(catalogue);
+
+	g_return_val_if_fail(klass == MG_CLASS_WIFI || klass == MG_CLASS_ETHERNET, NULL);
+
+	gen->vendors = g_array_new(FALSE, TRUE, sizeof(MgGeneratorVendor));
+	g_array_set_clear_func(gen->vendors, (GDestroyNotify)mg_generator_vendor_clear);
+
+	for (guint i = 0; vendors != NULL && vendors[i] != NULL; i++) {
+		if (mg_catalogue_find_vendor(catalogue, vendors[i]) == NULL) {
+			g_set_error(error,
+				    MG_ERROR,
+				    MG_ERROR_NOT_FOUND,
+				    _("'%s' is not a vendor in the catalogue"),
+				    vendors[i]);
+			return NULL;
+		}
+	}
+
+	for (guint i = 0; i < all->len; i++) {
+		const MgVendor *v = g_ptr_array_index(all, i);
+		MgGeneratorVendor gv = { v, 0, g_ptr_array_new() };
+
+		if (!mg_vendor_requested(v, vendors)) {
+			g_ptr_array_unref(gv.entries);
+			continue;
+		}
+		for (guint j = 0; j < v->entries->len; j++) {
+			MgCatalogueEntry *e = g_ptr_array_index(v->entries, j);
+			guint64 lo, hi;
+			if ((e->classes & klass) != 0 && e->era == MG_ERA_CURRENT &&
+			    mg_entry_drawable_range(e, &lo, &hi))
+				g_ptr_array_add(gv.entries, e);
+		}
+		if (gv.entries->len == 0) {
+			g_ptr_array_unref(gv.entries);
+			continue;
+		}
+		gen->total_weight += v->weight;
+		gv.cumulative = gen->total_weight;
+		g_array_append_val(gen->vendors, gv);
+	}
+	if (gen->vendors->len == 0) {
+		g_set_error(error,
+			    MG_ERROR,
+			    MG_ERROR_NO_CANDIDATE,
+			    _("no vendor in the catalogue has current %s addresses"),
+			    mg_class_to_string(klass));
+		return NULL;
+	}
+	return g_steal_pointer(&gen);
+}
+
+static const MgGeneratorVendor *
+mg_generator_pick_vendor(MgGenerator *gen, MgRandom *rng)
+{
+	guint32 r = mg_random_uniform(rng, gen->total_weight);
+	guint lo = 0, hi = gen->vendors->len - 1;
+
+	/* The first vendor whose cumulative weight exceeds r. */
+	while (lo < hi) {
+		guint mid = lo + (hi - lo) / 2;
+		if (g_array_index(gen->vendors, MgGeneratorVendor, mid).cumulative > r)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return &g_array_index(gen->vendors, MgGeneratorVendor, lo);
+}
+
+gboolean
+mg_generator_next(MgGenerator *gen,
+		  MgRandom *rng,
+		  MgAcceptFunc accept,
+		  gpointer user_data,
+		  guint max_attempts,
+		  MgMac *mac,
+		  const MgCatalogueEntry **entry,
+		  GError **error)
+{
+	for (guint attempt = 0; attempt < max_attempts; attempt++) {
+		const MgGeneratorVendor *gv = mg_generator_pick_vendor(gen, rng);
+		const MgCatalogueEntry *e =
+		    g_ptr_array_index(gv->entries, mg_random_uniform(rng, gv->entries->len));
+		guint64 lo, hi;
+		MgMac candidate;
+
+		mg_entry_drawable_range(e, &lo, &hi);
+		/* Serial ranges are at most 24 bits wide, so they fit a guint32. */
+		mg_prefix_make_mac(
+		    &e->prefix, lo + mg_random_uniform(rng, (guint32)(hi - lo + 1)), &candidate);
+		g_assert(mg_mac_is_global_unicast(&candidate));
+		if (accept != NULL && !accept(&candidate, user_data))
+			continue;
+		*mac = candidate;
+		if (entry != NULL)
+			*entry = e;
+		return TRUE;
+	}
+	g_set_error(error,
+		    MG_ERROR,
+		    MG_ERROR_NO_CANDIDATE,
+		    _("no acceptable address after %u candidates"),
+		    max_attempts);
+	return FALSE;
+}

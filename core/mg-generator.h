@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+#include "mg-catalogue.h"
+#include "mg-mac.h"
+#include "mg-random.h"
+
+G_BEGIN_DECLS
+
+/* Decides whether a candidate may be used; FALSE makes the generator draw
+ * again. Later callers refuse local, historic and neighbour addresses. */
+typedef gboolean (*MgAcceptFunc)(const MgMac *candidate, gpointer user_data);
+
+typedef struct _MgGenerator MgGenerator;
+
+/* Draws from the current-era rows of @catalogue for @klass (one class),
+ * restricted to @vendors (ids or names; NULL or empty for every vendor).
+ * @catalogue must outlive the generator. */
+MgGenerator *
+mg_generator_new(MgCatalogue *catalogue, MgClass klass, const char *const *vendors, GError **error);
+void mg_generator_free(MgGenerator *generator);
+
+/* A vendor in proportion to its weight, one of its blocks for the class
+ * uniformly, a serial uniformly over the block's range, never all-zero or
+ * all-one. Gives up with MG_ERROR_NO_CANDIDATE after @max_attempts refusals. */
+gboolean mg_generator_next(MgGenerator *generator,
+			   MgRandom *rng,
+			   MgAcceptFunc accept,
+			   gpointer user_data,
+			   guint max_attempts,
+			   MgMac *mac,
+			   const MgCatalogueEntry **entry,
+			   GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(MgGenerator, mg_generator_free)
+
+G_END_DECLS
