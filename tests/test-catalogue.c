@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib.h>
+#include <string.h>
+
+#include "mg-catalogue.h"
+#include "mg-error.h"
+
+#define VENDOR_HEAD                                                                          \
+	"vendor acme\n"                                                                      \
+	"  name Acme\n"                                                                      \
+	"  organization Acme Networks\n"                                                     \
+	"  classes wifi ethernet\n"                                                          \
+	"  weight 3 ieee-blocks\n"                                                           \
+	"  products test cards\n"
+
+static MgCatalogue *
+parse(const char *text, GError **error)
+{
+	return mg_catalogue_new_from_data(text, strlen(text), error);
+}
+
+static void
+test_catalogue_parse_good(void)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(MgCatalogue) cat =
+	    parse("# a comment\n" VENDOR_HEAD "  prefix 8CF8C5\n"
+		  "  prefix 646266D classes=ethernet serial=00010-000FF\n"
+		  "  prefix 00E04C era=current why=still made today\n"
+		  "  prefix 000102\n"
+		  "\n"
+		  "vendor other\n"
+		  "  name Other Co\n"
+		  "  organization Other\n"
+		  "  organization Other Inc.\n"
+		  "  classes ethernet\n"
+		  "  weight 7 cited: a made-up survey\n"
+		  "  products boards\n"
+		  "  prefix 70B3D5C4B\n",
+		  &error);
+	const MgVendor *acme;
+	const MgCatalogueEntry *e;
+	MgMac mac;
+
+	g_assert_no_error(error);
+	g_assert_nonnull(cat);
+	g_assert_cmpuint(mg_catalogue_get_vendors(cat)->len, ==, 2);
+	g_assert_cmpuint(mg_catalogue_get_entries(cat)->len, ==, 5);
+
+	acme = mg_catalogue_find_vendor(cat, "ACME");
+	g_assert_nonnull(acme);
+	g_assert_cmpstr(acme->weight_source, ==, "ieee-blocks");
+	g_assert_cmpuint(acme->weight, ==, 3);
+	g_assert_cmpint(acme->classes, ==, MG_CLASS_ALL);
+	g_assert_nonnull(mg_catalogue_find_vendor(cat, "other co"));
+	g_assert_null(mg_catalogue_find_vendor(cat, "nobody"));
+	g_assert_cmpstr(mg_catalogue_find_vendor(cat, "other")->weight_source, ==, "cited: a made-up survey");
+
+	g_assert_true(mg_mac_parse("64:62:66:d0:00:20", &mac, NULL));
+	e = mg_catalogue_lookup(cat, &mac);
+	g_assert_nonnull(e);
+	g_assert_cmpint(e->prefix.bits, ==, MG_BLOCK_MA_M);
+	g_assert_cmpint(e->classes, ==, MG_CLASS_ETHERNET);
+	g_assert_cmphex(e->serial_min, ==, 0x10);
+	g_assert_cmphex(e->serial_max, ==, 0xff);
+	/* Same OUI, outside the MA-M block. */
+	g_assert_true(mg_mac_parse("64:62:66:e0:00:20", &mac, NULL));
+	g_assert_null(mg_catalogue_lookup(cat, &mac));
+
+	g_assert_true(mg_mac_parse("00:e0:4c:12:34:56", &mac, NULL));
+	e = mg_catalogue_lookup(cat, &mac);
+	g_assert_cmpint(e->era, ==, MG_ERA_CURRENT);
+	g_assert_cmpstr(e->why, ==, "still made today");
+	/* A 00-xx-xx block is legacy unless a row argues otherwise. */
+	g_assert_true(mg_mac_parse("00:01:02:12:34:56", &mac, NULL));
+	g_assert_cmpint(mg_catalogue_lookup(cat, &mac)->era, ==, MG_ERA_LEGACY);
+	g_assert_true(mg_mac_parse("70:b3:d5:c4:b1:23", &mac, NULL));
+	g_assert_cmpstr(mg_catalogue_lookup(cat, &mac)->vendor->id, ==, "other");
+}
+
+typedef struct {
+	const char *text;
+	const char *message; /* a part of the expected error */
+} MgBadCase;
+
+static const MgBadCase bad_cases[] = {
+	{ "", "lists no vendor" },
+	{ "  name Acme\n", "line 1: 'name' before the first vendor" },
+	{ "vendor Acme\n", "lowercase" },
+	{ "vendor acme\n", "has no name line" },
+	{ "thing acme\n", "expected 'vendor ID'" },
+	{ VENDOR_HEAD, "has no prefix line" },
+	{ VENDOR_HEAD "  prefix 8CF8C5\nvendor acme\n", "listed twice" },
+	{ VENDOR_HEAD "  prefix 8CF8C\n", "line 7: '8CF8C' is not a registry block" },
+	{ VENDOR_HEAD "  prefix 8EF8C5\n", "locally-administered" },
+	{ VENDOR_HEAD "  prefix 8DF8C5\n", "multicast" },
+	{ VENDOR_HEAD "  prefix 000102 era=current\n", "without why=" },
+	{ VENDOR_HEAD "  prefix 8CF8C5 era=ancient\n", "neither current nor legacy" },
+	{ VENDOR_HEAD "  prefix 8CF8C5 colour=blue\n", "unknown prefix option" },
+	{ VENDOR_HEAD "  prefix 8CF8C5 classes=bluetooth\n", "unknown device class" },
+	{ VENDOR_HEAD "  prefix 8CF8C5 serial=10\n", "is not LO-HI" },
+	{ VENDOR_HEAD "  prefix 8CF8C5 serial=20-10\n", "ascending" },
+	{ VENDOR_HEAD "  prefix 8CF8C5 serial=0-1000000\n", "within the block" },
+	{ VENDOR_HEAD "  prefix 646266D serial=0-100000\n", "within the block" },
+	{ VENDOR_HEAD "  prefix 8CF8C5 why=\n", "why= is empty" },
+	{ VENDOR_HEAD "  prefix 8CF8C5\n  prefix 8CF8C5\n", "overlaps" },
+	{ VENDOR_HEAD "  prefix 8CF8C5\n  prefix 8CF8C5A\n", "overlaps" },
+	{ VENDOR_HEAD "  prefix 8CF8C5\n  name Again\n", "after the first prefix" },
+	{ VENDOR_HEAD "  colour blue\n", "unknown keyword" },
+	{ VENDOR_HEAD "  weight 4 ieee-blocks\n", "a second 'weight'" },
+	{ "vendor acme\n  name A\n  organization O\n  classes wifi\n  weight 0 x\n", "not a whole number" },
+	{ "vendor acme\n  name A\n  organization O\n  classes wifi\n  weight 5\n", "has no source" },
+	{ "vendor acme\n  name A\n  organization O\n  classes radio\n", "unknown device class" },
+	{ "vendor acme\n  name A\n  organization O\n  prefix 8CF8C5\n", "before the classes" },
+	{ "vendor acme\n  name A\n  organization O\n  classes wifi\n  prefix 8CF8C5 classes=ethernet\n",
+	  "not among the vendor's classes" },
+	{ "vendor acme\n  name\n", "has no value" },
+	{ "vendor acme\n  name \xff\n", "not valid UTF-8" },
+};
+
+static void
+test_catalogue_parse_bad(void)
+{
+	for (guint i = 0; i < G_N_ELEMENTS(bad_cases); i++) {
+		g_autoptr(GError) error = NULL;
+		g_autoptr(MgCatalogue) cat = parse(bad_cases[i].text, &error);
+		g_assert_null(cat);
+		g_assert_error(error, MG_ERROR, MG_ERROR_CATALOGUE);
+		if (strstr(error->message, bad_cases[i].message) == NULL)
+			g_error("case %u: '%s' does not contain '%s'", i, error->message, bad_cases[i].message);
+	}
+}
+
+static void
+test_catalogue_embedded_nul(void)
+{
+	static const char text[] = VENDOR_HEAD "  prefix 8CF8C5\0  prefix 8CF8C6\n";
+	g_autoptr(GError) error = NULL;
+	g_autoptr(MgCatalogue) cat = mg_catalogue_new_from_data(text, sizeof(text) - 1, &error);
+	g_assert_null(cat);
+	g_assert_error(error, MG_ERROR, MG_ERROR_CATALOGUE);
+}
+
+/* The embedded table: big enough to hide in, every row drawable-safe. */
+static void
+test_catalogue_builtin(void)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(MgCatalogue) cat = mg_catalogue_new_builtin(&error);
+	GPtrArray *entries;
+	guint wifi_vendors = 0, ethernet_vendors = 0;
+
+	g_assert_no_error(error);
+	g_assert_nonnull(cat);
+	g_assert_cmpuint(mg_catalogue_get_vendors(cat)->len, >=, 50);
+	entries = mg_catalogue_get_entries(cat);
+	g_assert_cmpuint(entries->len, >=, 300);
+	for (guint i = 0; i < entries->len; i++) {
+		const MgCatalogueEntry *e = g_ptr_array_index(entries, i);
+		MgMac first, last;
+		mg_prefix_make_mac(&e->prefix, e->serial_min, &first);
+		mg_prefix_make_mac(&e->prefix, e->serial_max, &last);
+		g_assert_true(mg_mac_is_global_unicast(&first));
+		g_assert_true(mg_mac_is_global_unicast(&last));
+		g_assert_true(mg_catalogue_lookup(cat, &first) == e);
+		g_assert_true(mg_catalogue_lookup(cat, &last) == e);
+	}
+	for (guint i = 0; i < mg_catalogue_get_vendors(cat)->len; i++) {
+		const MgVendor *v = g_ptr_array_index(mg_catalogue_get_vendors(cat), i);
+		g_assert_nonnull(v->weight_source);
+		g_assert_nonnull(v->products);
+		wifi_vendors += (v->classes & MG_CLASS_WIFI) != 0;
+		ethernet_vendors += (v->classes & MG_CLASS_ETHERNET) != 0;
+	}
+	g_assert_cmpuint(wifi_vendors, >=, 15);
+	g_assert_cmpuint(ethernet_vendors, >=, 15);
+}
+
+int
+main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/catalogue/parse-good", test_catalogue_parse_good);
+	g_test_add_func("/catalogue/parse-bad", test_catalogue_parse_bad);
+	g_test_add_func("/catalogue/embedded-nul", test_catalogue_embedded_nul);
+	g_test_add_func("/catalogue/builtin", test_catalogue_builtin);
+	return g_test_run();
+}

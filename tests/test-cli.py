@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The built macguise binary: generate, lookup and vendors, as a user and a
+program (--json) see them, and the usage errors."""
+import json
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+import mgtap  # noqa: E402
+
+CLI = sys.argv[1]
+MAC_RE = re.compile(r"^[0-9a-f]{2}(:[0-9a-f]{2}){5}$")
+
+
+def run(*args, env=None):
+    return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=60, env=env)
+
+
+def first_octet_ok(mac):
+    return int(mac[:2], 16) & 3 == 0
+
+
+def json_of(*args):
+    p = run(*args)
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+@mgtap.test
+def generate_prints_one_wifi_address_by_default():
+    p = run("generate")
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert len(lines) == 1 and MAC_RE.match(lines[0]), p.stdout
+    assert first_octet_ok(lines[0])
+    info = json_of("lookup", "--json", lines[0])[0]
+    assert info["in_catalogue"] and "wifi" in info["classes"], info
+
+
+@mgtap.test
+def generate_count_gives_distinct_global_addresses():
+    p = run("generate", "--count", "500", "--class", "ethernet")
+    assert p.returncode == 0, p.stderr
+    macs = p.stdout.split()
+    assert len(macs) == 500
+    assert all(MAC_RE.match(m) and first_octet_ok(m) for m in macs)
+    # 500 draws over millions of serials: a repeat would mean a broken source.
+    assert len(set(macs)) == 500
+
+
+@mgtap.test
+def generate_json_has_the_documented_fields():
+    for cls in ("wifi", "ethernet"):
+        arr = json_of("generate", "--json", "-n", "50", "--class", cls)
+        assert isinstance(arr, list) and len(arr) == 50
+        for o in arr:
+            assert set(o) >= {"mac", "oui", "vendor", "class"}, o
+            assert o["class"] == cls
+            assert MAC_RE.match(o["mac"]) and o["mac"].startswith(o["oui"]), o
+            looked = json_of("lookup", "--json", o["mac"])[0]
+            assert looked["vendor"] == o["vendor"] and cls in looked["classes"], (o, looked)
+
+
+@mgtap.test
+def generate_vendor_restriction():
+    arr = json_of("generate", "--json", "-n", "40", "--vendor", "raspberrypi", "--vendor", "Intel")
+    assert {o["vendor_id"] for o in arr} <= {"raspberrypi", "intel"}, arr
+    p = run("generate", "--vendor", "no-such-maker")
+    assert p.returncode == 2 and "no-such-maker" in p.stderr and "macguise vendors" in p.stderr
+    p = run("generate", "--vendor", "dell", "--class", "wifi")
+    assert p.returncode == 1 and "no vendor" in p.stderr, p.stderr
+
+
+@mgtap.test
+def usage_errors_exit_2_with_one_line():
+    cases = [
+        ("generate", "--count", "0"),
+        ("generate", "--count", "many"),
+        ("generate", "--class", "bluetooth"),
+        ("generate", "--bogus"),
+        ("generate", "extra"),
+        ("lookup",),
+        ("vendors", "--class", "radio"),
+        ("frobnicate",),
+        (),
+    ]
+    for args in cases:
+        p = run(*args)
+        assert p.returncode == 2, (args, p.returncode)
+        if args:
+            lines = p.stderr.strip().splitlines()
+            assert len(lines) == 1 and lines[0].startswith("macguise"), (args, p.stderr)
+        assert "CRITICAL" not in p.stderr and "WARNING" not in p.stderr, p.stderr
+
+
+@mgtap.test
+def help_on_every_command():
+    for args in (("--help",), ("generate", "--help"), ("lookup", "--help"), ("vendors", "--help")):
+        p = run(*args)
+        assert p.returncode == 0, (args, p.stderr)
+        assert "Usage:" in p.stdout, p.stdout
+    assert "--class" in run("generate", "--help").stdout
+    assert re.match(r"^macguise \d+\.\d+", run("--version").stdout)
+
+
+@mgtap.test
+def lookup_knows_catalogue_local_multicast_and_registry():
+    p = run("lookup", "00:e0:4c:01:02:03", "F2-B7-7C-01-02-03", "01005e0000fb", "0011.2233.4455")
+    assert p.returncode == 0, p.stderr
+    out = p.stdout
+    assert "Realtek" in out and "ethernet" in out and "current" in out
+    assert "locally administered" in out
+    assert "multicast" in out
+    # 00:11:22 is not in the catalogue; ieee-data names its owner.
+    assert "not in the macguise catalogue" in out
+    if os.path.exists(os.path.join(os.environ["MG_IEEE_DATA_DIR"], "oui.csv")):
+        assert "CIMSYS" in out, out
+    arr = json_of("lookup", "--json", "b8:27:eb:00:00:01", "02:00:00:00:00:01")
+    assert arr[0]["vendor_id"] == "raspberrypi" and arr[0]["kind"] == "global"
+    assert arr[1]["kind"] == "local" and not arr[1]["in_catalogue"]
+
+
+@mgtap.test
+def lookup_bad_mac_is_named_and_the_rest_still_answered():
+    p = run("lookup", "nonsense", "b8:27:eb:00:00:01")
+    assert p.returncode == 1
+    assert "'nonsense' is not a MAC address" in p.stderr, p.stderr
+    assert "Raspberry Pi" in p.stdout
+
+
+@mgtap.test
+def vendors_lists_weights_and_sources():
+    p = run("vendors")
+    assert p.returncode == 0
+    assert "intel" in p.stdout and "ieee-blocks" in p.stdout
+    arr = json_of("vendors", "--json")
+    assert len(arr) >= 50
+    assert abs(sum(v["share"] for v in arr) - 1.0) < 1e-9
+    for v in arr:
+        assert v["weight"] > 0 and v["weight_source"] and v["products"] and v["blocks"], v
+    wifi = json_of("vendors", "--json", "--class", "wifi")
+    assert all("wifi" in v["classes"] for v in wifi)
+    assert abs(sum(v["share"] for v in wifi) - 1.0) < 1e-9
+    assert "dell" not in {v["id"] for v in wifi}
+
+
+mgtap.run()

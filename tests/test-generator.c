@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib.h>
+#include <string.h>
+
+#include "mg-error.h"
+#include "mg-generator.h"
+#include "mg-test-stats.h"
+
+#define DRAWS 1000000
+#define SERIAL_BINS 100
+
+static MgCatalogue *
+builtin(void)
+{
+	g_autoptr(GError) error = NULL;
+	MgCatalogue *cat = mg_catalogue_new_builtin(&error);
+	g_assert_no_error(error);
+	return cat;
+}
+
+static guint
+vendor_index(MgCatalogue *cat, const MgVendor *v)
+{
+	guint idx;
+	g_assert_true(g_ptr_array_find(mg_catalogue_get_vendors(cat), v, &idx));
+	return idx;
+}
+
+/* A million seeded draws for one class: every address is one macguise may
+ * hand out, and vendors, blocks and serials follow the stated distribution. */
+static void
+test_generator_million(gconstpointer data)
+{
+	MgClass klass = GPOINTER_TO_UINT(data);
+	g_autoptr(MgCatalogue) cat = builtin();
+	g_autoptr(GError) error = NULL;
+	g_autoptr(MgGenerator) gen = mg_generator_new(cat, klass, NULL, &error);
+	g_autoptr(MgRandom) rng = mg_random_new_seeded(20261203 + klass);
+	GPtrArray *vendors = mg_catalogue_get_vendors(cat);
+	g_autofree guint64 *vendor_counts = g_new0(guint64, vendors->len);
+	g_autofree double *vendor_expected = g_new0(double, vendors->len);
+	g_autoptr(GHashTable) intel_blocks = g_hash_table_new(NULL, NULL);
+	const MgVendor *intel = mg_catalogue_find_vendor(cat, "intel");
+	guint64 serial_counts[SERIAL_BINS] = { 0 };
+	double serial_expected[SERIAL_BINS];
+	guint64 octet_counts[256] = { 0 };
+	double octet_expected[256];
+	guint64 same_vendor_in_a_row = 0;
+	double same_vendor_expected = 0;
+	g_autofree guint64 *intel_block_counts = NULL;
+	g_autofree double *intel_block_expected = NULL;
+	guint intel_blocks_n = 0;
+	guint64 intel_draws = 0;
+	const MgVendor *previous = NULL;
+	double total_weight = 0;
+	guint dof = 0;
+
+	g_assert_no_error(error);
+	g_assert_nonnull(intel);
+	for (guint i = 0; i < intel->entries->len; i++) {
+		const MgCatalogueEntry *e = g_ptr_array_index(intel->entries, i);
+		if ((e->classes & klass) && e->era == MG_ERA_CURRENT)
+			g_hash_table_insert(intel_blocks, (gpointer)e, GUINT_TO_POINTER(intel_blocks_n++));
+	}
+	intel_block_counts = g_new0(guint64, intel_blocks_n);
+	intel_block_expected = g_new0(double, intel_blocks_n);
+
+	for (guint i = 0; i < DRAWS; i++) {
+		const MgCatalogueEntry *e = NULL;
+		MgMac mac;
+		guint64 serial, width;
+
+		g_assert_true(mg_generator_next(gen, rng, NULL, NULL, 1, &mac, &e, &error));
+		g_assert_no_error(error);
+		/* Never the local or the group bit, never a zero or all-one serial. */
+		g_assert_true(mg_mac_is_global_unicast(&mac));
+		g_assert_true(mg_prefix_contains(&e->prefix, &mac));
+		g_assert_true(mg_catalogue_lookup(cat, &mac) == e);
+		g_assert_true((e->classes & klass) != 0);
+		g_assert_cmpint(e->era, ==, MG_ERA_CURRENT);
+		serial = mg_mac_serial(&e->prefix, &mac);
+		width = G_GUINT64_CONSTANT(1) << mg_prefix_serial_bits(&e->prefix);
+		g_assert_cmpuint(serial, !=, 0);
+		g_assert_cmpuint(serial, !=, width - 1);
+		g_assert_cmpuint(serial, >=, e->serial_min);
+		g_assert_cmpuint(serial, <=, e->serial_max);
+
+		vendor_counts[vendor_index(cat, e->vendor)]++;
+		serial_counts[(serial * SERIAL_BINS) / width]++;
+		octet_counts[mac.octet[5]]++;
+		intel_draws += e->vendor == intel;
+		if (e->vendor == intel)
+			intel_block_counts[GPOINTER_TO_UINT(g_hash_table_lookup(intel_blocks, e))]++;
+		same_vendor_in_a_row += previous == e->vendor;
+		previous = e->vendor;
+	}
+
+	/* Vendors in proportion to their weights; only this class's vendors
+	 * enter the statistic, the others must never appear. */
+	for (guint i = 0; i < vendors->len; i++) {
+		const MgVendor *v = g_ptr_array_index(vendors, i);
+		if (v->classes & klass)
+			total_weight += v->weight;
+		else
+			g_assert_cmpuint(vendor_counts[i], ==, 0);
+	}
+	for (guint i = 0; i < vendors->len; i++) {
+		const MgVendor *v = g_ptr_array_index(vendors, i);
+		double share = v->weight / total_weight;
+		if ((v->classes & klass) == 0)
+			continue;
+		vendor_counts[dof] = vendor_counts[i];
+		vendor_expected[dof] = DRAWS * share;
+		same_vendor_expected += share * share;
+		dof++;
+	}
+	g_test_message("vendor chi2 %.1f, limit %.1f (%u vendors)",
+		       mg_test_chi_square(vendor_counts, vendor_expected, dof),
+		       mg_test_chi_square_limit(dof - 1),
+		       dof);
+	g_assert_cmpfloat(mg_test_chi_square(vendor_counts, vendor_expected, dof),
+			  <,
+			  mg_test_chi_square_limit(dof - 1));
+
+	/* Within a vendor, its blocks uniformly. */
+	for (guint i = 0; i < intel_blocks_n; i++)
+		intel_block_expected[i] = (double)intel_draws / intel_blocks_n;
+	g_assert_cmpfloat(mg_test_chi_square(intel_block_counts, intel_block_expected, intel_blocks_n),
+			  <,
+			  mg_test_chi_square_limit(intel_blocks_n - 1));
+
+	/* Serials uniformly over the block, and so the last octet too. */
+	for (guint i = 0; i < SERIAL_BINS; i++)
+		serial_expected[i] = (double)DRAWS / SERIAL_BINS;
+	g_assert_cmpfloat(mg_test_chi_square(serial_counts, serial_expected, SERIAL_BINS),
+			  <,
+			  mg_test_chi_square_limit(SERIAL_BINS - 1));
+	for (guint i = 0; i < 256; i++)
+		octet_expected[i] = DRAWS / 256.0;
+	g_assert_cmpfloat(mg_test_chi_square(octet_counts, octet_expected, 256), <, mg_test_chi_square_limit(255));
+
+	/* Successive draws are independent: the same vendor twice in a row as
+	 * often as the weights predict (sum of squared shares), not more. */
+	g_test_message("same vendor in a row: %.4f, expected %.4f",
+		       (double)same_vendor_in_a_row / (DRAWS - 1),
+		       same_vendor_expected);
+	g_assert_cmpfloat(fabs((double)same_vendor_in_a_row / (DRAWS - 1) - same_vendor_expected), <, 0.003);
+}
+
+static void
+test_generator_vendor_filter(void)
+{
+	g_autoptr(MgCatalogue) cat = builtin();
+	g_autoptr(GError) error = NULL;
+	const char *want[] = { "raspberrypi", "Intel", NULL };
+	g_autoptr(MgGenerator) gen = mg_generator_new(cat, MG_CLASS_ETHERNET, want, &error);
+	g_autoptr(MgRandom) rng = mg_random_new_seeded(1);
+	gboolean seen_pi = FALSE, seen_intel = FALSE;
+
+	g_assert_no_error(error);
+	for (guint i = 0; i < 20000; i++) {
+		const MgCatalogueEntry *e;
+		MgMac mac;
+		g_assert_true(mg_generator_next(gen, rng, NULL, NULL, 1, &mac, &e, NULL));
+		g_assert_true(g_str_equal(e->vendor->id, "raspberrypi") || g_str_equal(e->vendor->id, "intel"));
+		seen_pi |= g_str_equal(e->vendor->id, "raspberrypi");
+		seen_intel |= g_str_equal(e->vendor->id, "intel");
+	}
+	g_assert_true(seen_pi && seen_intel);
+}
+
+static void
+test_generator_vendor_errors(void)
+{
+	g_autoptr(MgCatalogue) cat = builtin();
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GError) error2 = NULL;
+	const char *unknown[] = { "no-such-maker", NULL };
+	const char *ethernet_only[] = { "dell", NULL };
+
+	g_assert_null(mg_generator_new(cat, MG_CLASS_WIFI, unknown, &error));
+	g_assert_error(error, MG_ERROR, MG_ERROR_NOT_FOUND);
+	g_assert_nonnull(strstr(error->message, "no-such-maker"));
+	/* Dell is in the catalogue, but not for Wi-Fi. */
+	g_assert_null(mg_generator_new(cat, MG_CLASS_WIFI, ethernet_only, &error2));
+	g_assert_error(error2, MG_ERROR, MG_ERROR_NO_CANDIDATE);
+}
+
+typedef struct {
+	guint calls;
+	guint32 refused_oui;
+} MgAcceptData;
+
+static gboolean
+refuse_one_oui(const MgMac *mac, gpointer user_data)
+{
+	MgAcceptData *d = user_data;
+	d->calls++;
+	return mg_mac_oui(mac) != d->refused_oui;
+}
+
+static gboolean
+refuse_all(const MgMac *mac, gpointer user_data)
+{
+	(*(guint *)user_data)++;
+	return FALSE;
+}
+
+static void
+test_generator_accept(void)
+{
+	static const char table[] = "vendor acme\n  name Acme\n  organization A\n  classes wifi\n"
+				    "  weight 1 ieee-blocks\n  products p\n"
+				    "  prefix 8CF8C5\n  prefix 8CF8C6\n";
+	g_autoptr(MgCatalogue) cat = mg_catalogue_new_from_data(table, strlen(table), NULL);
+	g_autoptr(MgGenerator) gen = mg_generator_new(cat, MG_CLASS_WIFI, NULL, NULL);
+	g_autoptr(MgRandom) rng = mg_random_new_seeded(3);
+	g_autoptr(GError) error = NULL;
+	MgAcceptData d = { 0, 0x8cf8c5 };
+	guint calls = 0;
+	MgMac mac;
+
+	for (guint i = 0; i < 1000; i++) {
+		g_assert_true(mg_generator_next(gen, rng, refuse_one_oui, &d, 1000, &mac, NULL, NULL));
+		g_assert_cmphex(mg_mac_oui(&mac), ==, 0x8cf8c6);
+	}
+	/* About half the candidates were refused and drawn again. */
+	g_assert_cmpuint(d.calls, >, 1800);
+	g_assert_false(mg_generator_next(gen, rng, refuse_all, &calls, 25, &mac, NULL, &error));
+	g_assert_error(error, MG_ERROR, MG_ERROR_NO_CANDIDATE);
+	g_assert_cmpuint(calls, ==, 25);
+}
+
+typedef struct {
+	const char *row;
+	guint64 lo, hi; /* the serials that may come out */
+} MgRangeCase;
+
+static const MgRangeCase range_cases[] = {
+	{ "prefix 8CF8C5 serial=000010-00001F", 0x10, 0x1f },
+	{ "prefix 8CF8C5 serial=000000-000001", 1, 1 },		   /* never all-zero */
+	{ "prefix 8CF8C5 serial=FFFFFE-FFFFFF", 0xfffffe, 0xfffffe }, /* never all-one */
+	{ "prefix 646266D", 1, 0xffffe },			   /* MA-M: 20-bit serial */
+	{ "prefix 70B3D5C4B", 1, 0xffe },			   /* MA-S: 12-bit serial */
+};
+
+static void
+test_generator_serial_ranges(void)
+{
+	for (guint c = 0; c < G_N_ELEMENTS(range_cases); c++) {
+		g_autofree char *table = g_strdup_printf("vendor acme\n  name Acme\n  organization A\n"
+							 "  classes ethernet\n  weight 1 ieee-blocks\n"
+							 "  products p\n  %s\n",
+							 range_cases[c].row);
+		g_autoptr(MgCatalogue) cat = mg_catalogue_new_from_data(table, strlen(table), NULL);
+		g_autoptr(MgGenerator) gen = mg_generator_new(cat, MG_CLASS_ETHERNET, NULL, NULL);
+		g_autoptr(MgRandom) rng = mg_random_new_seeded(c);
+		guint64 lo = G_MAXUINT64, hi = 0;
+
+		g_assert_nonnull(gen);
+		for (guint i = 0; i < 200000; i++) {
+			const MgCatalogueEntry *e;
+			MgMac mac;
+			guint64 s;
+			g_assert_true(mg_generator_next(gen, rng, NULL, NULL, 1, &mac, &e, NULL));
+			g_assert_true(mg_prefix_contains(&e->prefix, &mac));
+			s = mg_mac_serial(&e->prefix, &mac);
+			lo = MIN(lo, s);
+			hi = MAX(hi, s);
+		}
+		g_assert_cmphex(lo, >=, range_cases[c].lo);
+		g_assert_cmphex(hi, <=, range_cases[c].hi);
+		/* And the whole range is reached where it is small. */
+		if (range_cases[c].hi - range_cases[c].lo < 4096) {
+			g_assert_cmphex(lo, ==, range_cases[c].lo);
+			g_assert_cmphex(hi, ==, range_cases[c].hi);
+		}
+	}
+}
+
+static void
+test_generator_nothing_drawable(void)
+{
+	/* Only the all-zero serial is allowed: nothing may be drawn. */
+	static const char table[] = "vendor acme\n  name Acme\n  organization A\n  classes wifi\n"
+				    "  weight 1 ieee-blocks\n  products p\n"
+				    "  prefix 8CF8C5 serial=000000-000000\n"
+				    "  prefix 000102\n";
+	g_autoptr(MgCatalogue) cat = mg_catalogue_new_from_data(table, strlen(table), NULL);
+	g_autoptr(GError) error = NULL;
+
+	g_assert_nonnull(cat);
+	/* ...and the legacy 00-xx-xx block is never drawn either. */
+	g_assert_null(mg_generator_new(cat, MG_CLASS_WIFI, NULL, &error));
+	g_assert_error(error, MG_ERROR, MG_ERROR_NO_CANDIDATE);
+}
+
+int
+main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_data_func("/generator/million/wifi", GUINT_TO_POINTER(MG_CLASS_WIFI), test_generator_million);
+	g_test_add_data_func("/generator/million/ethernet",
+			     GUINT_TO_POINTER(MG_CLASS_ETHERNET),
+			     test_generator_million);
+	g_test_add_func("/generator/vendor-filter", test_generator_vendor_filter);
+	g_test_add_func("/generator/vendor-errors", test_generator_vendor_errors);
+	g_test_add_func("/generator/accept", test_generator_accept);
+	g_test_add_func("/generator/serial-ranges", test_generator_serial_ranges);
+	g_test_add_func("/generator/nothing-drawable", test_generator_nothing_drawable);
+	return g_test_run();
+}
