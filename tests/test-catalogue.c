@@ -7,12 +7,12 @@
 #include "mg-catalogue.h"
 #include "mg-error.h"
 
-#define VENDOR_HEAD                                                                          \
-	"vendor acme\n"                                                                      \
-	"  name Acme\n"                                                                      \
-	"  organization Acme Networks\n"                                                     \
-	"  classes wifi ethernet\n"                                                          \
-	"  weight 3 ieee-blocks\n"                                                           \
+#define VENDOR_HEAD                                                                                \
+	"vendor acme\n"                                                                            \
+	"  name Acme\n"                                                                            \
+	"  organization Acme Networks\n"                                                           \
+	"  classes wifi ethernet\n"                                                                \
+	"  weight 3 ieee-blocks\n"                                                                 \
 	"  products test cards\n"
 
 static MgCatalogue *
@@ -25,21 +25,20 @@ static void
 test_catalogue_parse_good(void)
 {
 	g_autoptr(GError) error = NULL;
-	g_autoptr(MgCatalogue) cat =
-	    parse("# a comment\n" VENDOR_HEAD "  prefix 8CF8C5\n"
-		  "  prefix 646266D classes=ethernet serial=00010-000FF\n"
-		  "  prefix 00E04C era=current why=still made today\n"
-		  "  prefix 000102\n"
-		  "\n"
-		  "vendor other\n"
-		  "  name Other Co\n"
-		  "  organization Other\n"
-		  "  organization Other Inc.\n"
-		  "  classes ethernet\n"
-		  "  weight 7 cited: a made-up survey\n"
-		  "  products boards\n"
-		  "  prefix 70B3D5C4B\n",
-		  &error);
+	g_autoptr(MgCatalogue) cat = parse("# a comment\n" VENDOR_HEAD "  prefix 8CF8C5\n"
+					   "  prefix 646266D classes=ethernet serial=00010-000FF\n"
+					   "  prefix 00E04C era=current why=still made today\n"
+					   "  prefix 000102\n"
+					   "\n"
+					   "vendor other\n"
+					   "  name Other Co\n"
+					   "  organization Other\n"
+					   "  organization Other Inc.\n"
+					   "  classes ethernet\n"
+					   "  weight 7 cited: a made-up survey\n"
+					   "  products boards\n"
+					   "  prefix 70B3D5C4B\n",
+					   &error);
 	const MgVendor *acme;
 	const MgCatalogueEntry *e;
 	MgMac mac;
@@ -56,7 +55,8 @@ test_catalogue_parse_good(void)
 	g_assert_cmpint(acme->classes, ==, MG_CLASS_ALL);
 	g_assert_nonnull(mg_catalogue_find_vendor(cat, "other co"));
 	g_assert_null(mg_catalogue_find_vendor(cat, "nobody"));
-	g_assert_cmpstr(mg_catalogue_find_vendor(cat, "other")->weight_source, ==, "cited: a made-up survey");
+	g_assert_cmpstr(
+	    mg_catalogue_find_vendor(cat, "other")->weight_source, ==, "cited: a made-up survey");
 
 	g_assert_true(mg_mac_parse("64:62:66:d0:00:20", &mac, NULL));
 	e = mg_catalogue_lookup(cat, &mac);
@@ -110,11 +110,14 @@ static const MgBadCase bad_cases[] = {
 	{ VENDOR_HEAD "  prefix 8CF8C5\n  name Again\n", "after the first prefix" },
 	{ VENDOR_HEAD "  colour blue\n", "unknown keyword" },
 	{ VENDOR_HEAD "  weight 4 ieee-blocks\n", "a second 'weight'" },
-	{ "vendor acme\n  name A\n  organization O\n  classes wifi\n  weight 0 x\n", "not a whole number" },
-	{ "vendor acme\n  name A\n  organization O\n  classes wifi\n  weight 5\n", "has no source" },
+	{ "vendor acme\n  name A\n  organization O\n  classes wifi\n  weight 0 x\n",
+	  "not a whole number" },
+	{ "vendor acme\n  name A\n  organization O\n  classes wifi\n  weight 5\n",
+	  "has no source" },
 	{ "vendor acme\n  name A\n  organization O\n  classes radio\n", "unknown device class" },
 	{ "vendor acme\n  name A\n  organization O\n  prefix 8CF8C5\n", "before the classes" },
-	{ "vendor acme\n  name A\n  organization O\n  classes wifi\n  prefix 8CF8C5 classes=ethernet\n",
+	{ "vendor acme\n  name A\n  organization O\n  classes wifi\n  prefix 8CF8C5 "
+	  "classes=ethernet\n",
 	  "not among the vendor's classes" },
 	{ "vendor acme\n  name\n", "has no value" },
 	{ "vendor acme\n  name \xff\n", "not valid UTF-8" },
@@ -129,7 +132,10 @@ test_catalogue_parse_bad(void)
 		g_assert_null(cat);
 		g_assert_error(error, MG_ERROR, MG_ERROR_CATALOGUE);
 		if (strstr(error->message, bad_cases[i].message) == NULL)
-			g_error("case %u: '%s' does not contain '%s'", i, error->message, bad_cases[i].message);
+			g_error("case %u: '%s' does not contain '%s'",
+				i,
+				error->message,
+				bad_cases[i].message);
 	}
 }
 

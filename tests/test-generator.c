@@ -62,7 +62,8 @@ test_generator_million(gconstpointer data)
 	for (guint i = 0; i < intel->entries->len; i++) {
 		const MgCatalogueEntry *e = g_ptr_array_index(intel->entries, i);
 		if ((e->classes & klass) && e->era == MG_ERA_CURRENT)
-			g_hash_table_insert(intel_blocks, (gpointer)e, GUINT_TO_POINTER(intel_blocks_n++));
+			g_hash_table_insert(
+			    intel_blocks, (gpointer)e, GUINT_TO_POINTER(intel_blocks_n++));
 	}
 	intel_block_counts = g_new0(guint64, intel_blocks_n);
 	intel_block_expected = g_new0(double, intel_blocks_n);
@@ -92,7 +93,8 @@ test_generator_million(gconstpointer data)
 		octet_counts[mac.octet[5]]++;
 		intel_draws += e->vendor == intel;
 		if (e->vendor == intel)
-			intel_block_counts[GPOINTER_TO_UINT(g_hash_table_lookup(intel_blocks, e))]++;
+			intel_block_counts[GPOINTER_TO_UINT(
+			    g_hash_table_lookup(intel_blocks, e))]++;
 		same_vendor_in_a_row += previous == e->vendor;
 		previous = e->vendor;
 	}
@@ -127,9 +129,10 @@ test_generator_million(gconstpointer data)
 	/* Within a vendor, its blocks uniformly. */
 	for (guint i = 0; i < intel_blocks_n; i++)
 		intel_block_expected[i] = (double)intel_draws / intel_blocks_n;
-	g_assert_cmpfloat(mg_test_chi_square(intel_block_counts, intel_block_expected, intel_blocks_n),
-			  <,
-			  mg_test_chi_square_limit(intel_blocks_n - 1));
+	g_assert_cmpfloat(
+	    mg_test_chi_square(intel_block_counts, intel_block_expected, intel_blocks_n),
+	    <,
+	    mg_test_chi_square_limit(intel_blocks_n - 1));
 
 	/* Serials uniformly over the block, and so the last octet too. */
 	for (guint i = 0; i < SERIAL_BINS; i++)
@@ -139,14 +142,17 @@ test_generator_million(gconstpointer data)
 			  mg_test_chi_square_limit(SERIAL_BINS - 1));
 	for (guint i = 0; i < 256; i++)
 		octet_expected[i] = DRAWS / 256.0;
-	g_assert_cmpfloat(mg_test_chi_square(octet_counts, octet_expected, 256), <, mg_test_chi_square_limit(255));
+	g_assert_cmpfloat(mg_test_chi_square(octet_counts, octet_expected, 256),
+			  <,
+			  mg_test_chi_square_limit(255));
 
 	/* Successive draws are independent: the same vendor twice in a row as
 	 * often as the weights predict (sum of squared shares), not more. */
 	g_test_message("same vendor in a row: %.4f, expected %.4f",
 		       (double)same_vendor_in_a_row / (DRAWS - 1),
 		       same_vendor_expected);
-	g_assert_cmpfloat(fabs((double)same_vendor_in_a_row / (DRAWS - 1) - same_vendor_expected), <, 0.003);
+	g_assert_cmpfloat(
+	    fabs((double)same_vendor_in_a_row / (DRAWS - 1) - same_vendor_expected), <, 0.003);
 }
 
 static void
@@ -164,7 +170,8 @@ test_generator_vendor_filter(void)
 		const MgCatalogueEntry *e;
 		MgMac mac;
 		g_assert_true(mg_generator_next(gen, rng, NULL, NULL, 1, &mac, &e, NULL));
-		g_assert_true(g_str_equal(e->vendor->id, "raspberrypi") || g_str_equal(e->vendor->id, "intel"));
+		g_assert_true(g_str_equal(e->vendor->id, "raspberrypi") ||
+			      g_str_equal(e->vendor->id, "intel"));
 		seen_pi |= g_str_equal(e->vendor->id, "raspberrypi");
 		seen_intel |= g_str_equal(e->vendor->id, "intel");
 	}
@@ -223,7 +230,8 @@ test_generator_accept(void)
 	MgMac mac;
 
 	for (guint i = 0; i < 1000; i++) {
-		g_assert_true(mg_generator_next(gen, rng, refuse_one_oui, &d, 1000, &mac, NULL, NULL));
+		g_assert_true(
+		    mg_generator_next(gen, rng, refuse_one_oui, &d, 1000, &mac, NULL, NULL));
 		g_assert_cmphex(mg_mac_oui(&mac), ==, 0x8cf8c6);
 	}
 	/* About half the candidates were refused and drawn again. */
@@ -240,20 +248,21 @@ typedef struct {
 
 static const MgRangeCase range_cases[] = {
 	{ "prefix 8CF8C5 serial=000010-00001F", 0x10, 0x1f },
-	{ "prefix 8CF8C5 serial=000000-000001", 1, 1 },		   /* never all-zero */
+	{ "prefix 8CF8C5 serial=000000-000001", 1, 1 },               /* never all-zero */
 	{ "prefix 8CF8C5 serial=FFFFFE-FFFFFF", 0xfffffe, 0xfffffe }, /* never all-one */
-	{ "prefix 646266D", 1, 0xffffe },			   /* MA-M: 20-bit serial */
-	{ "prefix 70B3D5C4B", 1, 0xffe },			   /* MA-S: 12-bit serial */
+	{ "prefix 646266D", 1, 0xffffe },                             /* MA-M: 20-bit serial */
+	{ "prefix 70B3D5C4B", 1, 0xffe },                             /* MA-S: 12-bit serial */
 };
 
 static void
 test_generator_serial_ranges(void)
 {
 	for (guint c = 0; c < G_N_ELEMENTS(range_cases); c++) {
-		g_autofree char *table = g_strdup_printf("vendor acme\n  name Acme\n  organization A\n"
-							 "  classes ethernet\n  weight 1 ieee-blocks\n"
-							 "  products p\n  %s\n",
-							 range_cases[c].row);
+		g_autofree char *table =
+		    g_strdup_printf("vendor acme\n  name Acme\n  organization A\n"
+				    "  classes ethernet\n  weight 1 ieee-blocks\n"
+				    "  products p\n  %s\n",
+				    range_cases[c].row);
 		g_autoptr(MgCatalogue) cat = mg_catalogue_new_from_data(table, strlen(table), NULL);
 		g_autoptr(MgGenerator) gen = mg_generator_new(cat, MG_CLASS_ETHERNET, NULL, NULL);
 		g_autoptr(MgRandom) rng = mg_random_new_seeded(c);
@@ -301,7 +310,8 @@ int
 main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
-	g_test_add_data_func("/generator/million/wifi", GUINT_TO_POINTER(MG_CLASS_WIFI), test_generator_million);
+	g_test_add_data_func(
+	    "/generator/million/wifi", GUINT_TO_POINTER(MG_CLASS_WIFI), test_generator_million);
 	g_test_add_data_func("/generator/million/ethernet",
 			     GUINT_TO_POINTER(MG_CLASS_ETHERNET),
 			     test_generator_million);

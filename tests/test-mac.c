@@ -27,7 +27,7 @@ static const MgParseCase parse_cases[] = {
 	{ "8c:f8:c5:01:02:0g", NULL },  /* not hex */
 	{ "8c.f8.c5.01.02.03", NULL },  /* dots belong to the 4-digit form */
 	{ "8cf8:c50a:0b0c", NULL },     /* colons belong to the 2-digit form */
-	{ "8cf8c50a0b0", NULL },	/* 11 digits */
+	{ "8cf8c50a0b0", NULL },        /* 11 digits */
 	{ " 8c:f8:c5:01:02:03", NULL }, /* no silent trimming */
 	{ "8c:f8:c5:01:02:03 ", NULL },
 	{ "8c::f8:c5:01:02:0", NULL },
@@ -68,10 +68,10 @@ typedef struct {
 
 static const MgBitCase bit_cases[] = {
 	{ "8c:f8:c5:01:02:03", FALSE, FALSE, 0x8cf8c5 },
-	{ "f2:b7:7c:01:02:03", FALSE, TRUE, 0xf2b77c },	 /* NM's random */
-	{ "01:00:5e:00:00:fb", TRUE, FALSE, 0x01005e },	 /* IPv4 multicast */
-	{ "33:33:00:00:00:01", TRUE, TRUE, 0x333300 },	 /* IPv6 multicast */
-	{ "ff:ff:ff:ff:ff:ff", TRUE, TRUE, 0xffffff },	 /* broadcast */
+	{ "f2:b7:7c:01:02:03", FALSE, TRUE, 0xf2b77c }, /* NM's random */
+	{ "01:00:5e:00:00:fb", TRUE, FALSE, 0x01005e }, /* IPv4 multicast */
+	{ "33:33:00:00:00:01", TRUE, TRUE, 0x333300 },  /* IPv6 multicast */
+	{ "ff:ff:ff:ff:ff:ff", TRUE, TRUE, 0xffffff },  /* broadcast */
 	{ "02:00:00:00:00:00", FALSE, TRUE, 0x020000 },
 	{ "00:e0:4c:00:00:01", FALSE, FALSE, 0x00e04c },
 };
