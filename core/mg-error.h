@@ -15,6 +15,9 @@ typedef enum {
 	MG_ERROR_NO_CANDIDATE,   /* nothing left to draw from */
 	MG_ERROR_REGISTRY,       /* the IEEE registry files are unreadable */
 	MG_ERROR_RANDOMNESS,     /* libsodium could not be initialised */
+	MG_ERROR_POLICY,         /* a bad macguise.* key or value */
+	MG_ERROR_CONFIG,         /* a bad macguise.conf */
+	MG_ERROR_STATE,          /* the state file or key cannot be used */
 } MgError;
 
 GQuark mg_error_quark(void);

@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "mg-config"
+
+#include "config.h"
+
+#include "mg-config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "mg-error.h"
+
+#define MG_PROBE_WINDOW_MAX_MS 5000
+#define MG_CONFLICT_ATTEMPTS_MAX 20
+#define MG_HISTORY_ENTRIES_MAX 1000000
+
+void
+mg_config_init_default(MgConfig *config)
+{
+	mg_policy_init_default(&config->wifi);
+	config->wifi.rotate = MG_ROTATE_INTERVAL;
+	config->wifi.interval = 86400;
+	mg_policy_init_default(&config->ethernet);
+	config->ethernet.rotate = MG_ROTATE_INTERVAL;
+	config->ethernet.interval = 7 * 86400;
+	/* Long enough for a Linux peer to answer an NS or ARP probe on a busy
+	 * LAN (typically well under 10 ms), short enough not to be felt. */
+	config->probe_window_ms = 200;
+	config->conflict_max_attempts = 3;
+	config->history_max_entries = 10000;
+	config->history_max_age = G_GINT64_CONSTANT(730) * 86400;
+}
+
+void
+mg_config_clear(MgConfig *config)
+{
+	mg_policy_clear(&config->wifi);
+	mg_policy_clear(&config->ethernet);
+}
+
+static gboolean
+mg_config_uint(GKeyFile *kf,
+	       const char *group,
+	       const char *key,
+	       guint min,
+	       guint max,
+	       guint *out,
+	       GError **error)
+{
+	g_autofree char *text = g_key_file_get_value(kf, group, key, NULL);
+	guint64 v;
+
+	if (!g_ascii_string_to_unsigned(text, 10, min, max, &v, NULL)) {
+		g_set_error(error,
+			    MG_ERROR,
+			    MG_ERROR_CONFIG,
+			    _("[%s] %s: '%s' is not a whole number from %u to %u"),
+			    group,
+			    key,
+			    text,
+			    min,
+			    max);
+		return FALSE;
+	}
+	*out = (guint)v;
+	return TRUE;
+}
+
+static gboolean
+mg_config_load_global(MgConfig *config, GKeyFile *kf, GError **error)
+{
+	g_auto(GStrv) keys = g_key_file_get_keys(kf, "global", NULL, NULL);
+
+	for (guint i = 0; keys != NULL && keys[i] != NULL; i++) {
+		const char *k = keys[i];
+		if (g_strcmp0(k, "probe-window-ms") == 0) {
+			if (!mg_config_uint(kf,
+					    "global",
+					    k,
+					    0,
+					    MG_PROBE_WINDOW_MAX_MS,
+					    &config->probe_window_ms,
+					    error))
+				return FALSE;
+		} else if (g_strcmp0(k, "conflict-max-attempts") == 0) {
+			if (!mg_config_uint(kf,
+					    "global",
+					    k,
+					    1,
+					    MG_CONFLICT_ATTEMPTS_MAX,
+					    &config->conflict_max_attempts,
+					    error))
+				return FALSE;
+		} else if (g_strcmp0(k, "history-max-entries") == 0) {
+			if (!mg_config_uint(kf,
+					    "global",
+					    k,
+					    1,
+					    MG_HISTORY_ENTRIES_MAX,
+					    &config->history_max_entries,
+					    error))
+				return FALSE;
+		} else if (g_strcmp0(k, "history-max-age") == 0) {
+			g_autofree char *text = g_key_file_get_value(kf, "global", k, NULL);
+			g_autoptr(GError) local = NULL;
+			if (!mg_duration_parse(text,
+					       86400,
+					       G_GINT64_CONSTANT(3660) * 86400,
+					       &config->history_max_age,
+					       &local)) {
+				g_set_error(error,
+					    MG_ERROR,
+					    MG_ERROR_CONFIG,
+					    "[global] %s: %s",
+					    k,
+					    local->message);
+				return FALSE;
+			}
+		} else {
+			g_set_error(
+			    error,
+			    MG_ERROR,
+			    MG_ERROR_CONFIG,
+			    _("[global] %s is not a setting; the settings are probe-window-ms, "
+			      "conflict-max-attempts, history-max-entries and history-max-age"),
+			    k);
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+static gboolean
+mg_config_load_policy(MgPolicy *policy, GKeyFile *kf, const char *group, GError **error)
+{
+	g_auto(GStrv) keys = g_key_file_get_keys(kf, group, NULL, NULL);
+
+	for (guint i = 0; keys != NULL && keys[i] != NULL; i++) {
+		g_autofree char *value = g_key_file_get_value(kf, group, keys[i], NULL);
+		g_autoptr(GError) local = NULL;
+		if (!mg_policy_set(policy, keys[i], value, &local)) {
+			g_set_error(
+			    error, MG_ERROR, MG_ERROR_CONFIG, "[%s] %s", group, local->message);
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+gboolean
+mg_config_load_from_data(MgConfig *config, const char *text, gsize len, GError **error)
+{
+	g_autoptr(GKeyFile) kf = g_key_file_new();
+	g_auto(GStrv) groups = NULL;
+	MgConfig loaded;
+
+	if (!g_key_file_load_from_data(kf, text, len, G_KEY_FILE_NONE, error)) {
+		g_prefix_error(error, _("not a valid key file: "));
+		return FALSE;
+	}
+	/* Fill a copy so a bad file leaves the caller's configuration whole. */
+	mg_config_init_default(&loaded);
+	groups = g_key_file_get_groups(kf, NULL);
+	for (guint i = 0; groups[i] != NULL; i++) {
+		gboolean ok;
+		if (g_strcmp0(groups[i], "global") == 0)
+			ok = mg_config_load_global(&loaded, kf, error);
+		else if (g_strcmp0(groups[i], "wifi") == 0)
+			ok = mg_config_load_policy(&loaded.wifi, kf, "wifi", error);
+		else if (g_strcmp0(groups[i], "ethernet") == 0)
+			ok = mg_config_load_policy(&loaded.ethernet, kf, "ethernet", error);
+		else {
+			g_set_error(error,
+				    MG_ERROR,
+				    MG_ERROR_CONFIG,
+				    _("[%s] is not a section; the sections are [global], [wifi] "
+				      "and [ethernet]"),
+				    groups[i]);
+			ok = FALSE;
+		}
+		if (!ok) {
+			mg_config_clear(&loaded);
+			return FALSE;
+		}
+	}
+	mg_config_clear(config);
+	*config = loaded;
+	return TRUE;
+}
+
+gboolean
+mg_config_load_file(MgConfig *config, const char *path, GError **error)
+{
+	g_autofree char *text = NULL;
+	g_autoptr(GError) local = NULL;
+	gsize len = 0;
+
+	if (!g_file_get_contents(path, &text, &len, &local)) {
+		if (g_error_matches(local, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+			return TRUE;
+		g_propagate_error(error, g_steal_pointer(&local));
+		return FALSE;
+	}
+	if (!mg_config_load_from_data(config, text, len, error)) {
+		g_prefix_error(error, "%s: ", path);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+char *
+mg_config_default_path(void)
+{
+	const char *dirs = g_getenv("CONFIGURATION_DIRECTORY");
+	if (dirs != NULL && dirs[0] != '\0') {
+		g_auto(GStrv) list = g_strsplit(dirs, ":", 2);
+		return g_build_filename(list[0], MG_CONFIG_FILE_NAME, NULL);
+	}
+	return g_build_filename(MG_CONFIG_DEFAULT_DIR, MG_CONFIG_FILE_NAME, NULL);
+}
+
+const MgPolicy *
+mg_config_policy_for(const MgConfig *config, MgClass klass)
+{
+	return klass == MG_CLASS_WIFI ? &config->wifi : &config->ethernet;
+}

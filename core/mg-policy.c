@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "mg-policy"
+
+#include "config.h"
+
+#include "mg-policy.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "mg-error.h"
+
+static const char *const mg_policy_setting_names[] = {
+	"mode", "rotate", "class", "vendors", "harden", NULL,
+};
+
+const char *const *
+mg_policy_names(void)
+{
+	return mg_policy_setting_names;
+}
+
+void
+mg_policy_init_default(MgPolicy *policy)
+{
+	memset(policy, 0, sizeof(*policy));
+	policy->mode = MG_MODE_PLAUSIBLE;
+	policy->rotate = MG_ROTATE_INTERVAL;
+	policy->interval = 86400;
+	policy->klass = MG_CLASS_NONE;
+	policy->vendors = NULL;
+	policy->harden = TRUE;
+}
+
+void
+mg_policy_clear(MgPolicy *policy)
+{
+	g_clear_pointer(&policy->vendors, g_strfreev);
+}
+
+void
+mg_policy_copy(MgPolicy *dest, const MgPolicy *src)
+{
+	*dest = *src;
+	dest->vendors = g_strdupv(src->vendors);
+}
+
+static gboolean G_GNUC_PRINTF(4, 5)
+    mg_policy_fail(GError **error, const char *name, const char *value, const char *allowed, ...)
+{
+	va_list args;
+	g_autofree char *what = NULL;
+
+	va_start(args, allowed);
+	what = g_strdup_vprintf(allowed, args);
+	va_end(args);
+	/* TRANSLATORS: macguise.KEY: 'VALUE' is not ...; expected WHAT */
+	g_set_error(error,
+		    MG_ERROR,
+		    MG_ERROR_POLICY,
+		    _("macguise.%s: '%s' is not allowed; expected %s"),
+		    name,
+		    value,
+		    what);
+	return FALSE;
+}
+
+char *
+mg_duration_format(gint64 seconds)
+{
+	if (seconds % (7 * 86400) == 0)
+		return g_strdup_printf("%" G_GINT64_FORMAT "w", seconds / (7 * 86400));
+	if (seconds % 86400 == 0)
+		return g_strdup_printf("%" G_GINT64_FORMAT "d", seconds / 86400);
+	if (seconds % 3600 == 0)
+		return g_strdup_printf("%" G_GINT64_FORMAT "h", seconds / 3600);
+	if (seconds % 60 == 0)
+		return g_strdup_printf("%" G_GINT64_FORMAT "m", seconds / 60);
+	return g_strdup_printf("%" G_GINT64_FORMAT "s", seconds);
+}
+
+gboolean
+mg_duration_parse(const char *text, gint64 min, gint64 max, gint64 *seconds, GError **error)
+{
+	static const struct {
+		char unit;
+		gint64 seconds;
+	} units[] = { { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 }, { 'w', 7 * 86400 } };
+	gsize len = strlen(text);
+
+	for (guint i = 0; len >= 2 && i < G_N_ELEMENTS(units); i++) {
+		g_autofree char *number = NULL;
+		guint64 n;
+
+		if (text[len - 1] != units[i].unit)
+			continue;
+		number = g_strndup(text, len - 1);
+		/* g_ascii_string_to_unsigned refuses signs, spaces and overflow. */
+		if (!g_ascii_string_to_unsigned(
+			number, 10, 1, (guint64)(max / units[i].seconds), &n, NULL))
+			break;
+		if ((gint64)n * units[i].seconds < min)
+			break;
+		*seconds = (gint64)n * units[i].seconds;
+		return TRUE;
+	}
+	{
+		g_autofree char *lo = mg_duration_format(min);
+		g_autofree char *hi = mg_duration_format(max);
+		g_set_error(error,
+			    MG_ERROR,
+			    MG_ERROR_POLICY,
+			    _("'%s' is not a duration from %s to %s: a whole number and a unit "
+			      "(m, h, d or w), such as 36h or 3d"),
+			    text,
+			    lo,
+			    hi);
+	}
+	return FALSE;
+}
+
+static gboolean
+mg_parse_bool(const char *value, gboolean *out)
+{
+	if (g_strcmp0(value, "yes") == 0 || g_strcmp0(value, "true") == 0) {
+		*out = TRUE;
+		return TRUE;
+	}
+	if (g_strcmp0(value, "no") == 0 || g_strcmp0(value, "false") == 0) {
+		*out = FALSE;
+		return TRUE;
+	}
+	return FALSE;
+}
+
+/* A comma-separated list of vendor names; spaces around names are allowed
+ * because names such as "Hon Hai (Foxconn)" have them inside. */
+static GStrv
+mg_parse_vendor_list(const char *value)
+{
+	g_auto(GStrv) parts = g_strsplit(value, ",", -1);
+	g_autoptr(GStrvBuilder) builder = g_strv_builder_new();
+
+	if (parts[0] == NULL)
+		return NULL;
+	for (guint i = 0; parts[i] != NULL; i++) {
+		char *name = g_strstrip(parts[i]);
+		if (name[0] == '\0')
+			return NULL;
+		g_strv_builder_add(builder, name);
+	}
+	return g_strv_builder_end(builder);
+}
+
+gboolean
+mg_policy_set(MgPolicy *policy, const char *name, const char *value, GError **error)
+{
+	g_return_val_if_fail(name != NULL && value != NULL, FALSE);
+
+	if (!g_utf8_validate(value, -1, NULL))
+		return mg_policy_fail(error, name, "?", "%s", _("UTF-8 text"));
+
+	if (g_strcmp0(name, "mode") == 0) {
+		if (g_strcmp0(value, "off") == 0)
+			policy->mode = MG_MODE_OFF;
+		else if (g_strcmp0(value, "plausible") == 0)
+			policy->mode = MG_MODE_PLAUSIBLE;
+		else if (g_strcmp0(value, "keep-vendor") == 0)
+			policy->mode = MG_MODE_KEEP_VENDOR;
+		else
+			return mg_policy_fail(error, name, value, "off, plausible or keep-vendor");
+		return TRUE;
+	}
+	if (g_strcmp0(name, "rotate") == 0) {
+		gint64 interval = 0;
+		g_autoptr(GError) local = NULL;
+		if (g_strcmp0(value, "never") == 0) {
+			policy->rotate = MG_ROTATE_NEVER;
+		} else if (g_strcmp0(value, "activation") == 0) {
+			policy->rotate = MG_ROTATE_ACTIVATION;
+		} else if (g_strcmp0(value, "boot") == 0) {
+			policy->rotate = MG_ROTATE_BOOT;
+		} else if (g_strcmp0(value, "daily") == 0) {
+			policy->rotate = MG_ROTATE_INTERVAL;
+			policy->interval = 86400;
+		} else if (g_strcmp0(value, "weekly") == 0) {
+			policy->rotate = MG_ROTATE_INTERVAL;
+			policy->interval = 7 * 86400;
+		} else if (mg_duration_parse(value,
+					     MG_ROTATE_INTERVAL_MIN,
+					     MG_ROTATE_INTERVAL_MAX,
+					     &interval,
+					     &local)) {
+			policy->rotate = MG_ROTATE_INTERVAL;
+			policy->interval = interval;
+		} else {
+			return mg_policy_fail(
+			    error,
+			    name,
+			    value,
+			    "never, activation, boot, daily, weekly or a duration from 1h "
+			    "to 366d such as 36h or 3d");
+		}
+		return TRUE;
+	}
+	if (g_strcmp0(name, "class") == 0) {
+		if (g_strcmp0(value, "auto") == 0)
+			policy->klass = MG_CLASS_NONE;
+		else if (g_strcmp0(value, "wifi") == 0)
+			policy->klass = MG_CLASS_WIFI;
+		else if (g_strcmp0(value, "ethernet") == 0)
+			policy->klass = MG_CLASS_ETHERNET;
+		else
+			return mg_policy_fail(error, name, value, "auto, wifi or ethernet");
+		return TRUE;
+	}
+	if (g_strcmp0(name, "vendors") == 0) {
+		GStrv list;
+		if (g_strcmp0(value, "any") == 0) {
+			g_clear_pointer(&policy->vendors, g_strfreev);
+			return TRUE;
+		}
+		list = mg_parse_vendor_list(value);
+		if (list == NULL)
+			return mg_policy_fail(error,
+					      name,
+					      value,
+					      "any, or a comma-separated list of vendors from "
+					      "'macguise vendors'");
+		g_strfreev(policy->vendors);
+		policy->vendors = list;
+		return TRUE;
+	}
+	if (g_strcmp0(name, "harden") == 0) {
+		if (!mg_parse_bool(value, &policy->harden))
+			return mg_policy_fail(error, name, value, "yes or no");
+		return TRUE;
+	}
+	g_set_error(
+	    error,
+	    MG_ERROR,
+	    MG_ERROR_POLICY,
+	    _("macguise.%s is not a macguise setting; the settings are mode, rotate, class, "
+	      "vendors and harden"),
+	    name);
+	return FALSE;
+}
+
+gboolean
+mg_policy_set_user_data(
+    MgPolicy *policy, const char *key, const char *value, gboolean *handled, GError **error)
+{
+	*handled = g_str_has_prefix(key, MG_POLICY_KEY_PREFIX);
+	if (!*handled)
+		return TRUE;
+	return mg_policy_set(policy, key + strlen(MG_POLICY_KEY_PREFIX), value, error);
+}
+
+gboolean
+mg_policy_check_vendors(const MgPolicy *policy, MgCatalogue *catalogue, GError **error)
+{
+	for (guint i = 0; policy->vendors != NULL && policy->vendors[i] != NULL; i++) {
+		if (mg_catalogue_find_vendor(catalogue, policy->vendors[i]) == NULL) {
+			g_set_error(error,
+				    MG_ERROR,
+				    MG_ERROR_POLICY,
+				    _("macguise.vendors: '%s' is not a vendor in the catalogue "
+				      "(see 'macguise vendors')"),
+				    policy->vendors[i]);
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+char *
+mg_policy_get(const MgPolicy *policy, const char *name)
+{
+	if (g_strcmp0(name, "mode") == 0) {
+		switch (policy->mode) {
+		case MG_MODE_OFF:
+			return g_strdup("off");
+		case MG_MODE_PLAUSIBLE:
+			return g_strdup("plausible");
+		case MG_MODE_KEEP_VENDOR:
+			return g_strdup("keep-vendor");
+		default:
+			g_assert_not_reached();
+		}
+	}
+	if (g_strcmp0(name, "rotate") == 0) {
+		switch (policy->rotate) {
+		case MG_ROTATE_NEVER:
+			return g_strdup("never");
+		case MG_ROTATE_ACTIVATION:
+			return g_strdup("activation");
+		case MG_ROTATE_BOOT:
+			return g_strdup("boot");
+		case MG_ROTATE_INTERVAL:
+			if (policy->interval == 86400)
+				return g_strdup("daily");
+			if (policy->interval == 7 * 86400)
+				return g_strdup("weekly");
+			return mg_duration_format(policy->interval);
+		default:
+			g_assert_not_reached();
+		}
+	}
+	if (g_strcmp0(name, "class") == 0)
+		return g_strdup(policy->klass == MG_CLASS_NONE ? "auto"
+							       : mg_class_to_string(policy->klass));
+	if (g_strcmp0(name, "vendors") == 0)
+		return policy->vendors == NULL ? g_strdup("any") : g_strjoinv(",", policy->vendors);
+	if (g_strcmp0(name, "harden") == 0)
+		return g_strdup(policy->harden ? "yes" : "no");
+	return NULL;
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+#include "mg-mac.h"
+
+G_BEGIN_DECLS
+
+/* The state file's format; a newer one is not read, but kept aside. */
+#define MG_STATE_FORMAT 1
+#define MG_STATE_FILE_NAME "state"
+#define MG_STATE_KEY_FILE_NAME "secret.key"
+#define MG_STATE_DEFAULT_DIR "/var/lib/macguise"
+
+/* One profile's rotation state. Only the current address is stored in plain
+ * text (it is in the NetworkManager profile anyway). */
+typedef struct {
+	char *uuid;
+	gboolean has_address;
+	MgMac address;
+	gint64 assigned_at;
+	gint64 due_at;
+	guint64 generation; /* how many addresses the profile has had */
+	guint conflicts;    /* how many of them another station already used */
+	char *boot_id;
+	gboolean used;
+	gboolean pending;
+} MgProfileState;
+
+typedef enum {
+	MG_STATE_LOADED,    /* the file was read */
+	MG_STATE_CREATED,   /* there was none: a fresh state */
+	MG_STATE_RECOVERED, /* it was unusable: moved aside, a fresh state */
+} MgStateOrigin;
+
+typedef struct {
+	MgStateOrigin origin;
+	char *moved_to; /* for MG_STATE_RECOVERED: where the old file is now */
+	char *reason;   /* for MG_STATE_RECOVERED: why it was unusable */
+} MgStateLoadReport;
+
+void mg_state_load_report_clear(MgStateLoadReport *report);
+
+typedef struct _MgState MgState;
+
+/* Pure: parse and serialise. @key is the per-install history key. */
+MgState *mg_state_new_empty(const guint8 *key, gsize key_len);
+MgState *mg_state_new_from_data(
+    const guint8 *key, gsize key_len, const char *text, gsize len, GError **error);
+char *mg_state_to_data(MgState *state, gsize *len);
+void mg_state_free(MgState *state);
+
+/* The file edge: $STATE_DIRECTORY (its first entry) or /var/lib/macguise. */
+char *mg_state_default_dir(void);
+/* Reads (or creates, 0600) the secret key and reads the state file. A missing
+ * file gives a fresh state; an unusable one (garbled, truncated, wrongly
+ * typed, a newer format, another key) is renamed to
+ * "state.broken-YYYYMMDDTHHMMSSZ", reported in @report, and a fresh state is
+ * used. A file that cannot be read at all is an error, never a reset. */
+MgState *mg_state_load(const char *dir, MgStateLoadReport *report, GError **error);
+/* Atomic and durable: temporary file, fsync, rename, fsync of the directory. */
+gboolean mg_state_save(MgState *state, const char *dir, GError **error);
+
+MgProfileState *mg_state_get_profile(MgState *state, const char *uuid);
+MgProfileState *mg_state_ensure_profile(MgState *state, const char *uuid);
+gboolean mg_state_remove_profile(MgState *state, const char *uuid);
+/* Profile UUIDs, sorted; free the container only. */
+GPtrArray *mg_state_list_profiles(MgState *state);
+
+/* Makes @mac the profile's address and records it in the reuse history. */
+void mg_state_assign(MgState *state,
+		     MgProfileState *profile,
+		     const MgMac *mac,
+		     gint64 now,
+		     gint64 due_at,
+		     const char *boot_id);
+/* Records @mac in the reuse history: it is never handed out again. */
+void mg_state_remember(MgState *state, const MgMac *mac, gint64 now);
+gboolean mg_state_was_used(MgState *state, const MgMac *mac);
+guint mg_state_history_size(MgState *state);
+/* Drops history entries older than @max_age, then the oldest beyond @max_entries. */
+guint mg_state_prune_history(MgState *state, gint64 now, gint64 max_age, guint max_entries);
+/* A short keyed digest of @mac for logs: names an address without showing it. */
+char *mg_state_log_digest(MgState *state, const MgMac *mac);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(MgState, mg_state_free)
+
+G_END_DECLS
