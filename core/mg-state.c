@@ -426,7 +426,7 @@ mg_state_new_from_data(
 		    _("the integrity line is missing: the file is truncated or not macguise's"));
 		return NULL;
 	}
-	body_len = (gsize)(mark - copy) + 1;
+	body_len = (gsize)(mark - copy);
 	expected = mg_state_integrity(copy, body_len);
 	if (strlen(mark + strlen(MG_INTEGRITY_MARK)) != strlen(expected) + 1 ||
 	    strncmp(mark + strlen(MG_INTEGRITY_MARK), expected, strlen(expected)) != 0 ||
