@@ -53,6 +53,7 @@ bench_load_catalogue(gpointer data)
 	g_autoptr(GError) error = NULL;
 	g_autoptr(MgCatalogue) cat = mg_catalogue_new_builtin(&error);
 	g_assert_no_error(error);
+	g_assert_nonnull(cat);
 }
 
 static void

@@ -184,6 +184,7 @@ mg_state_assign(MgState *state,
 		gint64 due_at,
 		const char *boot_id)
 {
+	g_return_if_fail(boot_id != NULL);
 	mg_state_remember(state, mac, now);
 	profile->has_address = TRUE;
 	profile->address = *mac;
@@ -336,6 +337,13 @@ mg_uuid_is_valid(const char *uuid)
 	return len > 0 && len <= 64 && strspn(uuid, "0123456789abcdefABCDEF-") == len;
 }
 
+/* The kernel's boot_id is a UUID; "" stands for "unknown". */
+static gboolean
+mg_boot_id_is_valid(const char *boot_id)
+{
+	return boot_id[0] == '\0' || mg_uuid_is_valid(boot_id);
+}
+
 static gboolean
 mg_state_parse_profile(MgState *state, GKeyFile *kf, const char *group, GError **error)
 {
@@ -373,8 +381,8 @@ mg_state_parse_profile(MgState *state, GKeyFile *kf, const char *group, GError *
 		return FALSE;
 	p->conflicts = (guint)MIN(n, G_MAXUINT);
 	p->boot_id = g_key_file_get_value(kf, group, "boot-id", NULL);
-	if (p->boot_id == NULL)
-		return mg_state_corrupt(error, _("[%s] boot-id is missing"), group);
+	if (p->boot_id == NULL || !mg_boot_id_is_valid(p->boot_id))
+		return mg_state_corrupt(error, _("[%s] boot-id is missing or not a boot id"), group);
 	return mg_state_get_bool(kf, group, "used", &p->used, error) &&
 	       mg_state_get_bool(kf, group, "pending", &p->pending, error);
 }

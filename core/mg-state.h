@@ -68,7 +68,8 @@ gboolean mg_state_remove_profile(MgState *state, const char *uuid);
 /* Profile UUIDs, sorted; free the container only. */
 GPtrArray *mg_state_list_profiles(MgState *state);
 
-/* Makes @mac the profile's address and records it in the reuse history. */
+/* Makes @mac the profile's address and records it in the reuse history.
+ * @boot_id is the kernel's boot_id (a UUID) or "" when unknown. */
 void mg_state_assign(MgState *state,
 		     MgProfileState *profile,
 		     const MgMac *mac,

@@ -87,7 +87,7 @@ test_state_roundtrip(Fixture *f, gconstpointer data)
 
 	mac("8c:f8:c5:01:02:03", &a);
 	p = mg_state_ensure_profile(s, "0b6f3c2e-5a1d-4e8a-9f00-123456789abc");
-	mg_state_assign(s, p, &a, 1000, 87400, "boot-1");
+	mg_state_assign(s, p, &a, 1000, 87400, "5f1c1d2e-8a3b-4c5d-9e6f-0a1b2c3d4e5f");
 	p->conflicts = 2;
 	p->used = TRUE;
 	mg_state_ensure_profile(s, "11111111-2222-3333-4444-555555555555"); /* no address yet */
@@ -109,7 +109,7 @@ test_state_roundtrip(Fixture *f, gconstpointer data)
 	g_assert_cmpint(p->due_at, ==, 87400);
 	g_assert_cmpuint(p->generation, ==, 1);
 	g_assert_cmpuint(p->conflicts, ==, 2);
-	g_assert_cmpstr(p->boot_id, ==, "boot-1");
+	g_assert_cmpstr(p->boot_id, ==, "5f1c1d2e-8a3b-4c5d-9e6f-0a1b2c3d4e5f");
 	g_assert_true(p->used);
 	g_assert_false(p->pending);
 	g_assert_false(
@@ -381,6 +381,10 @@ test_state_bad_contents(Fixture *f, gconstpointer data)
 		  "due-at" },
 		{ "[macguise]\nformat=1\n@KC@\n[profile abc]\ncolour=blue\n",
 		  "unknown key colour" },
+		/* Found by fuzz-state: an escape in boot-id did not read back as written. */
+		{ "[macguise]\nformat=1\n@KC@\n[profile abc]\nassigned-at=1\ndue-at=1\ngeneration=1\n"
+		  "conflicts=0\nboot-id=boot\\r1\nused=false\npending=false\n",
+		  "boot-id" },
 		{ "[macguise]\nformat=1\n@KC@\n[profile not a uuid!]\n",
 		  "does not name a profile" },
 		{ "[macguise]\nformat=1\n@KC@\n[history]\nxyz=5\n", "not a digest" },
