@@ -12,6 +12,7 @@
 #include "mg-error.h"
 #include "mg-random.h"
 #include "mg-state.h"
+#include "mg-test-seal.h"
 
 #include <sodium.h>
 
@@ -341,17 +342,6 @@ test_state_every_truncation(Fixture *f, gconstpointer data)
 
 /* Well-sealed files with bad contents: wrongly typed values, a newer
  * format, unknown keys. The trailer is right, the contents are not. */
-static char *
-seal(const char *body)
-{
-	/* Same construction as the store's trailer: unkeyed BLAKE2b-256. */
-	guint8 out[32];
-	char hex[65];
-	crypto_generichash(out, sizeof(out), (const guint8 *)body, strlen(body), NULL, 0);
-	sodium_bin2hex(hex, sizeof(hex), out, sizeof(out));
-	return g_strdup_printf("%s\n[integrity]\nblake2b=%s\n", body, hex);
-}
-
 static void
 test_state_bad_contents(Fixture *f, gconstpointer data)
 {
@@ -400,7 +390,7 @@ test_state_bad_contents(Fixture *f, gconstpointer data)
 		g_autoptr(GError) error = NULL;
 		g_auto(GStrv) parts = g_strsplit(cases[i].body, "@KC@", -1);
 		g_autofree char *body = g_strjoinv(check_line, parts);
-		g_autofree char *text = seal(body);
+		g_autofree char *text = mg_test_seal(body);
 		g_autoptr(MgState) t =
 		    mg_state_new_from_data(key, sizeof(key), text, strlen(text), &error);
 		g_assert_null(t);
@@ -412,7 +402,7 @@ test_state_bad_contents(Fixture *f, gconstpointer data)
 	{
 		g_autofree char *body =
 		    g_strconcat("[macguise]\nformat=1\n", check_line, "\n", NULL);
-		g_autofree char *text = seal(body);
+		g_autofree char *text = mg_test_seal(body);
 		g_autoptr(MgState) t =
 		    mg_state_new_from_data(key, sizeof(key), text, strlen(text), NULL);
 		g_assert_nonnull(t);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mg-state.h"
+#include "../mg-test-seal.h"
 
 int LLVMFuzzerTestOneInput(const guint8 *data, size_t size);
 
@@ -40,16 +41,6 @@ key_check_line(void)
 	return g_strndup(kc, strcspn(kc, "\n"));
 }
 
-static char *
-seal(const char *body)
-{
-	guint8 out[32];
-	char hex[65];
-	crypto_generichash(out, sizeof(out), (const guint8 *)body, strlen(body), NULL, 0);
-	sodium_bin2hex(hex, sizeof(hex), out, sizeof(out));
-	return g_strdup_printf("%s\n[integrity]\nblake2b=%s\n", body, hex);
-}
-
 int
 LLVMFuzzerTestOneInput(const guint8 *data, size_t size)
 {
@@ -64,7 +55,7 @@ LLVMFuzzerTestOneInput(const guint8 *data, size_t size)
 	check_roundtrip((const char *)data, size);
 	parts = g_strsplit(text, "@KC@", -1);
 	body = g_strjoinv(kc, parts);
-	sealed = seal(body);
+	sealed = mg_test_seal(body);
 	check_roundtrip(sealed, strlen(sealed));
 	return 0;
 }
