@@ -1,0 +1,175 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""A real NetworkManager in throwaway network namespaces, for integration
+tests (the recipe in shared/nm-netns.md).
+
+Namespace "nm" holds NetworkManager and veth0; namespace "peer" holds the
+other end, veth1. A private system bus, udevd and NetworkManager run with
+every path inside a temporary directory. Everything started is ended by its
+own pid, and both namespaces are deleted, on failure too. Nothing outside the
+namespaces and the temporary directory is touched.
+"""
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+
+DBUS_CONF = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>system</type>
+  <listen>unix:path={bus}</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow user="*"/>
+    <allow own="*"/>
+    <allow send_type="method_call"/>
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+  </policy>
+</busconfig>
+"""
+
+NM_CONF = """[main]
+plugins=keyfile
+dhcp=internal
+[keyfile]
+path={dir}/system-connections
+unmanaged-devices=except:interface-name:veth0
+[logging]
+level=INFO
+"""
+
+
+class NmNetns:
+    def __init__(self):
+        tag = f"{os.getpid()}-{time.monotonic_ns() % 100000}"
+        self.ns = f"mg-nm-{tag}"
+        self.peer = f"mg-peer-{tag}"
+        self.dir = tempfile.mkdtemp(prefix="mg-nm-")
+        self.bus = os.path.join(self.dir, "bus")
+        self.env = dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=f"unix:path={self.bus}")
+        self.pids = []  # everything we started, ended in reverse order
+        self.namespaces = []
+        self.logs = []
+
+    # -- helpers -----------------------------------------------------------
+    def run(self, *cmd, ns=None, check=True, timeout=30):
+        full = (["ip", "netns", "exec", ns] if ns else []) + list(cmd)
+        p = subprocess.run(full, env=self.env, capture_output=True, text=True, timeout=timeout)
+        if check and p.returncode != 0:
+            raise RuntimeError(f"{' '.join(full)}: {p.returncode}: {p.stderr.strip()}")
+        return p
+
+    def nmcli(self, *args, check=True, timeout=30):
+        return self.run("nmcli", *args, ns=self.ns, check=check, timeout=timeout)
+
+    def spawn(self, name, *cmd, ns=None):
+        log = open(os.path.join(self.dir, name + ".log"), "w")
+        self.logs.append(log)
+        full = (["ip", "netns", "exec", ns] if ns else []) + list(cmd)
+        p = subprocess.Popen(full, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+                             start_new_session=True)
+        self.pids.append((name, p))
+        return p
+
+    def wait_for(self, what, predicate, timeout=20.0):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if predicate():
+                return
+            for name, p in self.pids:
+                if p.poll() is not None:
+                    raise RuntimeError(f"{name} exited ({p.returncode}) while waiting for {what}:\n"
+                                       + self.log_tail(name))
+            time.sleep(0.05)
+        raise TimeoutError(f"timed out waiting for {what}")
+
+    def log_tail(self, name, lines=30):
+        path = os.path.join(self.dir, name + ".log")
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                return "".join(f.readlines()[-lines:])
+        except OSError:
+            return ""
+
+    # -- life cycle ----------------------------------------------------------
+    def start(self):
+        try:
+            self._start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def _start(self):
+        for ns in (self.ns, self.peer):
+            self.run("ip", "netns", "add", ns)
+            self.namespaces.append(ns)
+        self.run("ip", "link", "add", "veth0", "netns", self.ns, "type", "veth",
+                 "peer", "name", "veth1", "netns", self.peer)
+        self.run("ip", "link", "set", "lo", "up", ns=self.peer)
+        self.run("ip", "link", "set", "veth1", "up", ns=self.peer)
+
+        conf = os.path.join(self.dir, "dbus.conf")
+        with open(conf, "w") as f:
+            f.write(DBUS_CONF.format(bus=self.bus))
+        self.spawn("dbus", "dbus-daemon", "--nofork", f"--config-file={conf}")
+        self.wait_for("the private bus", lambda: os.path.exists(self.bus))
+
+        self.spawn("udevd", "/lib/systemd/systemd-udevd", ns=self.ns)
+        time.sleep(0.2)
+        self.run("udevadm", "trigger", "--subsystem-match=net", "--action=add", ns=self.ns)
+        self.run("udevadm", "settle", "--timeout=10", ns=self.ns, check=False)
+
+        for d in ("system-connections", "conf.d", "sysconf.d"):
+            os.makedirs(os.path.join(self.dir, d), exist_ok=True)
+        os.chmod(os.path.join(self.dir, "system-connections"), 0o700)
+        nm_conf = os.path.join(self.dir, "nm.conf")
+        with open(nm_conf, "w") as f:
+            f.write(NM_CONF.format(dir=self.dir))
+        d = self.dir
+        self.spawn("nm", "NetworkManager", "--no-daemon", f"--config={nm_conf}",
+                   f"--config-dir={d}/conf.d", f"--system-config-dir={d}/sysconf.d",
+                   f"--intern-config={d}/intern.conf", f"--state-file={d}/nm.state",
+                   f"--pid-file={d}/nm.pid", ns=self.ns)
+        self.wait_for("NetworkManager", lambda: self.nmcli("general", "status", check=False).returncode == 0)
+        self.wait_for("veth0 in NetworkManager",
+                      lambda: "veth0" in self.nmcli("-t", "-f", "DEVICE", "device", check=False).stdout)
+        self.nmcli("device", "set", "veth0", "managed", "yes")
+
+    def stop(self):
+        for name, p in reversed(self.pids):
+            if p.poll() is None:
+                p.send_signal(signal.SIGTERM)
+                try:
+                    p.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait(timeout=10)
+        self.pids.clear()
+        for log in self.logs:
+            log.close()
+        self.logs.clear()
+        for ns in reversed(self.namespaces):
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+        self.namespaces.clear()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+        return False
+
+    # -- what tests look at --------------------------------------------------
+    def link_mac(self, iface="veth0", ns=None):
+        out = self.run("ip", "-o", "link", "show", iface, ns=ns or self.ns).stdout
+        return out.split("link/ether ")[1].split()[0]
+
+    def add_ethernet(self, name, *settings):
+        self.nmcli("connection", "add", "type", "ethernet", "ifname", "veth0", "con-name", name,
+                   "ipv4.method", "manual", "ipv4.addresses", "10.77.0.2/24",
+                   "ipv6.method", "disabled", "connection.autoconnect", "no", *settings)
