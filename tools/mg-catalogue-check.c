@@ -97,7 +97,7 @@ mg_check_vendor(MgIeeeRegistry *reg, const MgVendor *v, gboolean strict_weights)
 int
 main(int argc, char **argv)
 {
-	g_autofree char *ieee_dir = g_strdup(MG_IEEE_DATA_DIR);
+	g_autofree char *ieee_dir = NULL; /* GOption would leak a default here */
 	g_autofree char *output = NULL;
 	gboolean strict_weights = FALSE;
 	const GOptionEntry entries[] = {
@@ -141,6 +141,8 @@ main(int argc, char **argv)
 			   error != NULL ? error->message : "expected one TABLE");
 		return 2;
 	}
+	if (ieee_dir == NULL)
+		ieee_dir = g_strdup(MG_IEEE_DATA_DIR);
 	if (!g_file_get_contents(argv[1], &text, &len, &error)) {
 		g_printerr("mg-catalogue-check: %s\n", error->message);
 		return 1;
