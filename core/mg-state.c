@@ -280,6 +280,7 @@ mg_state_to_data(MgState *state, gsize *len)
 		g_key_file_set_string(kf, group, "boot-id", p->boot_id != NULL ? p->boot_id : "");
 		g_key_file_set_boolean(kf, group, "used", p->used);
 		g_key_file_set_boolean(kf, group, "pending", p->pending);
+		g_key_file_set_boolean(kf, group, "user-owned", p->user_owned);
 	}
 	g_ptr_array_sort(digests, mg_strcmp_indirect);
 	for (guint i = 0; i < digests->len; i++) {
@@ -349,7 +350,7 @@ mg_state_parse_profile(MgState *state, GKeyFile *kf, const char *group, GError *
 {
 	static const char *const known[] = { "address",    "assigned-at", "due-at",
 					     "generation", "conflicts",   "boot-id",
-					     "used",       "pending",     NULL };
+					     "used",       "pending",     "user-owned", NULL };
 	const char *uuid = group + strlen(MG_PROFILE_GROUP);
 	g_auto(GStrv) keys = g_key_file_get_keys(kf, group, NULL, NULL);
 	g_autofree char *address = NULL;
@@ -384,7 +385,8 @@ mg_state_parse_profile(MgState *state, GKeyFile *kf, const char *group, GError *
 	if (p->boot_id == NULL || !mg_boot_id_is_valid(p->boot_id))
 		return mg_state_corrupt(error, _("[%s] boot-id is missing or not a boot id"), group);
 	return mg_state_get_bool(kf, group, "used", &p->used, error) &&
-	       mg_state_get_bool(kf, group, "pending", &p->pending, error);
+	       mg_state_get_bool(kf, group, "pending", &p->pending, error) &&
+	       mg_state_get_bool(kf, group, "user-owned", &p->user_owned, error);
 }
 
 static gboolean

@@ -26,6 +26,7 @@ typedef struct {
 	char *boot_id;
 	gboolean used;
 	gboolean pending;
+	gboolean user_owned; /* someone set the profile's MAC by hand: hands off */
 } MgProfileState;
 
 typedef enum {

@@ -359,22 +359,22 @@ test_state_bad_contents(Fixture *f, gconstpointer data)
 		{ "[macguise]\nformat=1\n@KC@\n[profile abc]\nassigned-at=soon\n", "assigned-at" },
 		{ "[macguise]\nformat=1\n@KC@\n[profile "
 		  "abc]\naddress=f2:00:00:00:00:01\nassigned-at=1\ndue-at=1\n"
-		  "generation=1\nconflicts=0\nboot-id=b\nused=false\npending=false\n",
+		  "generation=1\nconflicts=0\nboot-id=b\nused=false\npending=false\nuser-owned=false\n",
 		  "not a global unicast" },
 		{ "[macguise]\nformat=1\n@KC@\n[profile "
 		  "abc]\nassigned-at=1\ndue-at=1\ngeneration=1\n"
-		  "conflicts=0\nboot-id=b\nused=maybe\npending=false\n",
+		  "conflicts=0\nboot-id=b\nused=maybe\npending=false\nuser-owned=false\n",
 		  "used" },
 		{ "[macguise]\nformat=1\n@KC@\n[profile "
 		  "abc]\nassigned-at=1\ndue-at=-5\ngeneration=1\n"
-		  "conflicts=0\nboot-id=b\nused=false\npending=false\n",
+		  "conflicts=0\nboot-id=b\nused=false\npending=false\nuser-owned=false\n",
 		  "due-at" },
 		{ "[macguise]\nformat=1\n@KC@\n[profile abc]\ncolour=blue\n",
 		  "unknown key colour" },
 		/* Found by fuzz-state: an escape in boot-id did not read back as written. */
 		{ "[macguise]\nformat=1\n@KC@\n[profile "
 		  "abc]\nassigned-at=1\ndue-at=1\ngeneration=1\n"
-		  "conflicts=0\nboot-id=boot\\r1\nused=false\npending=false\n",
+		  "conflicts=0\nboot-id=boot\\r1\nused=false\npending=false\nuser-owned=false\n",
 		  "boot-id" },
 		{ "[macguise]\nformat=1\n@KC@\n[profile not a uuid!]\n",
 		  "does not name a profile" },

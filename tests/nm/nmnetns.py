@@ -66,7 +66,8 @@ class NmNetns:
         return self.run("nmcli", *args, ns=self.ns, check=check, timeout=timeout)
 
     def spawn(self, name, *cmd, ns=None):
-        log = open(os.path.join(self.dir, name + ".log"), "w")
+        # Appended to, so a restarted process keeps its earlier log.
+        log = open(os.path.join(self.dir, name + ".log"), "a")
         self.logs.append(log)
         full = (["ip", "netns", "exec", ns] if ns else []) + list(cmd)
         p = subprocess.Popen(full, env=self.env, stdout=log, stderr=subprocess.STDOUT,
@@ -129,7 +130,11 @@ class NmNetns:
         nm_conf = os.path.join(self.dir, "nm.conf")
         with open(nm_conf, "w") as f:
             f.write(NM_CONF.format(dir=self.dir))
+        self.start_nm()
+
+    def start_nm(self):
         d = self.dir
+        nm_conf = os.path.join(d, "nm.conf")
         self.spawn("nm", "NetworkManager", "--no-daemon", f"--config={nm_conf}",
                    f"--config-dir={d}/conf.d", f"--system-config-dir={d}/sysconf.d",
                    f"--intern-config={d}/intern.conf", f"--state-file={d}/nm.state",
@@ -138,6 +143,26 @@ class NmNetns:
         self.wait_for("veth0 in NetworkManager",
                       lambda: "veth0" in self.nmcli("-t", "-f", "DEVICE", "device", check=False).stdout)
         self.nmcli("device", "set", "veth0", "managed", "yes")
+
+    def end(self, name, sig=signal.SIGTERM):
+        """Ends one process we started, by its pid, and forgets it."""
+        for i, (n, p) in enumerate(self.pids):
+            if n == name:
+                if p.poll() is None:
+                    p.send_signal(sig)
+                    p.wait(timeout=20)
+                del self.pids[i]
+                return
+        raise KeyError(name)
+
+    def start_macguised(self, exe, *args):
+        """macguised in the NetworkManager namespace, its state and
+        configuration in the test directory."""
+        for d in ("state", "config"):
+            os.makedirs(os.path.join(self.dir, d), exist_ok=True)
+        self.env["STATE_DIRECTORY"] = os.path.join(self.dir, "state")
+        self.env["CONFIGURATION_DIRECTORY"] = os.path.join(self.dir, "config")
+        return self.spawn("macguised", exe, *args, ns=self.ns)
 
     def stop(self):
         for name, p in reversed(self.pids):

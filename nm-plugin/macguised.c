@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* macguised: keeps a plausible, rotating MAC address in every managed
+ * NetworkManager profile. */
+#define G_LOG_DOMAIN "macguised"
+
+#include "config.h"
+
+#include <glib-unix.h>
+#include <glib/gi18n.h>
+#include <locale.h>
+
+#include "mg-config.h"
+#include "mg-service.h"
+#include "mg-state.h"
+
+static gboolean
+mg_quit(gpointer loop)
+{
+	g_main_loop_quit(loop);
+	return G_SOURCE_CONTINUE;
+}
+
+int
+main(int argc, char **argv)
+{
+	gboolean debug = FALSE;
+	gboolean version = FALSE;
+	const GOptionEntry entries[] = {
+		{ "debug",
+		  'd',
+		  0,
+		  G_OPTION_ARG_NONE,
+		  &debug,
+		  N_("Log every decision, with addresses in plain text"),
+		  NULL },
+		{ "version",
+		  0,
+		  0,
+		  G_OPTION_ARG_NONE,
+		  &version,
+		  N_("Print the version and exit"),
+		  NULL },
+		{ NULL },
+	};
+	g_autoptr(GOptionContext) ctx = g_option_context_new(NULL);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GMainLoop) loop = NULL;
+	g_autoptr(MgService) service = NULL;
+	g_autofree char *state_dir = NULL;
+	g_autofree char *config_path = NULL;
+
+	setlocale(LC_ALL, "");
+	bindtextdomain(GETTEXT_PACKAGE, LOCALEDIR);
+	bind_textdomain_codeset(GETTEXT_PACKAGE, "UTF-8");
+	textdomain(GETTEXT_PACKAGE);
+
+	g_option_context_set_translation_domain(ctx, GETTEXT_PACKAGE);
+	g_option_context_set_summary(
+	    ctx,
+	    _("Keep a plausible, rotating MAC address in every managed NetworkManager profile.\n"
+	      "State: $STATE_DIRECTORY or /var/lib/macguise. "
+	      "Configuration: $CONFIGURATION_DIRECTORY/macguise.conf or "
+	      "/etc/macguise/macguise.conf."));
+	g_option_context_add_main_entries(ctx, entries, GETTEXT_PACKAGE);
+	if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
+		g_printerr("macguised: %s\n", error->message);
+		return 2;
+	}
+	if (version) {
+		g_print("macguised %s\n", PACKAGE_VERSION);
+		return 0;
+	}
+	/* Addresses appear in plain text only at debug level. */
+	if (debug)
+		g_log_set_debug_enabled(TRUE);
+
+	state_dir = mg_state_default_dir();
+	config_path = mg_config_default_path();
+	service = mg_service_new(state_dir, config_path, &error);
+	if (service == NULL) {
+		g_printerr("macguised: %s\n", error->message);
+		return 1;
+	}
+	loop = g_main_loop_new(NULL, FALSE);
+	g_unix_signal_add(SIGTERM, mg_quit, loop);
+	g_unix_signal_add(SIGINT, mg_quit, loop);
+	mg_service_start(service);
+	g_main_loop_run(loop);
+	return 0;
+}

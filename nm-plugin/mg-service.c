@@ -1,0 +1,647 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "macguised"
+
+#include "config.h"
+
+#include "mg-service.h"
+
+#include <NetworkManager.h>
+#include <glib/gi18n.h>
+#include <sodium.h>
+#include <string.h>
+
+#include "mg-catalogue.h"
+#include "mg-config.h"
+#include "mg-error.h"
+#include "mg-generator.h"
+#include "mg-schedule.h"
+#include "mg-state.h"
+
+/* Candidates refused (used before, or held here) before a draw gives up. */
+#define MG_SERVICE_MAX_ATTEMPTS 1000
+
+struct _MgService {
+	GObject parent_instance;
+	char *state_dir;
+	MgConfig config;
+	MgState *state;
+	MgCatalogue *catalogue;
+	MgRandom *rng;
+	NMClient *client;
+	GHashTable *active;    /* UUIDs of profiles with an active connection */
+	GHashTable *in_flight; /* UUIDs whose profile write has not returned */
+	GHashTable *wake_at;   /* UUID -> next instant worth waking for */
+	guint timer_id;
+	char *boot_id;
+};
+
+G_DEFINE_TYPE(MgService, mg_service, G_TYPE_OBJECT)
+
+static void mg_service_evaluate_all(MgService *self, MgEvent event);
+
+static void
+mg_service_finalize(GObject *object)
+{
+	MgService *self = MG_SERVICE(object);
+
+	g_clear_handle_id(&self->timer_id, g_source_remove);
+	g_clear_object(&self->client);
+	g_clear_pointer(&self->active, g_hash_table_unref);
+	g_clear_pointer(&self->in_flight, g_hash_table_unref);
+	g_clear_pointer(&self->wake_at, g_hash_table_unref);
+	g_clear_pointer(&self->state, mg_state_free);
+	g_clear_pointer(&self->catalogue, mg_catalogue_free);
+	g_clear_pointer(&self->rng, mg_random_free);
+	mg_config_clear(&self->config);
+	g_free(self->state_dir);
+	g_free(self->boot_id);
+	G_OBJECT_CLASS(mg_service_parent_class)->finalize(object);
+}
+
+static void
+mg_service_class_init(MgServiceClass *klass)
+{
+	G_OBJECT_CLASS(klass)->finalize = mg_service_finalize;
+}
+
+static void
+mg_service_init(MgService *self)
+{
+	self->active = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	self->in_flight = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	self->wake_at = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+}
+
+static char *
+mg_read_boot_id(void)
+{
+	g_autofree char *text = NULL;
+	if (!g_file_get_contents("/proc/sys/kernel/random/boot_id", &text, NULL, NULL))
+		return g_strdup("");
+	return g_strdup(g_strstrip(text));
+}
+
+static gboolean
+mg_service_save(MgService *self)
+{
+	g_autoptr(GError) error = NULL;
+
+	mg_state_prune_history(self->state,
+			       g_get_real_time() / G_USEC_PER_SEC,
+			       self->config.history_max_age,
+			       self->config.history_max_entries);
+	if (!mg_state_save(self->state, self->state_dir, &error)) {
+		/* The old file is intact; the next change tries again. */
+		g_warning("%s", error->message);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+/* Profiles ------------------------------------------------------------------ */
+
+static MgClass
+mg_connection_class(NMConnection *connection)
+{
+	const char *type = nm_connection_get_connection_type(connection);
+	if (g_strcmp0(type, NM_SETTING_WIRED_SETTING_NAME) == 0)
+		return MG_CLASS_ETHERNET;
+	if (g_strcmp0(type, NM_SETTING_WIRELESS_SETTING_NAME) == 0)
+		return MG_CLASS_WIFI;
+	return MG_CLASS_NONE;
+}
+
+static const char *
+mg_connection_cloned_mac(NMConnection *connection, MgClass klass)
+{
+	if (klass == MG_CLASS_WIFI) {
+		NMSettingWireless *s = nm_connection_get_setting_wireless(connection);
+		return s != NULL ? nm_setting_wireless_get_cloned_mac_address(s) : NULL;
+	}
+	{
+		NMSettingWired *s = nm_connection_get_setting_wired(connection);
+		return s != NULL ? nm_setting_wired_get_cloned_mac_address(s) : NULL;
+	}
+}
+
+/* The defaults for the profile's type, then its own macguise.* user data.
+ * A bad value is logged and that one setting keeps its default. */
+static void
+mg_service_profile_policy(MgService *self,
+			  NMConnection *connection,
+			  MgClass klass,
+			  MgPolicy *policy)
+{
+	NMSettingUser *user = NM_SETTING_USER(
+	    nm_connection_get_setting_by_name(connection, NM_SETTING_USER_SETTING_NAME));
+	const char *const *keys;
+	guint n = 0;
+
+	mg_policy_copy(policy, mg_config_policy_for(&self->config, klass));
+	if (user == NULL)
+		return;
+	keys = nm_setting_user_get_keys(user, &n);
+	for (guint i = 0; i < n; i++) {
+		g_autoptr(GError) error = NULL;
+		gboolean handled;
+		if (!mg_policy_set_user_data(
+			policy, keys[i], nm_setting_user_get_data(user, keys[i]), &handled, &error))
+			g_warning("profile '%s': %s; using the default",
+				  nm_connection_get_id(connection),
+				  error->message);
+	}
+	if (policy->vendors != NULL && !mg_policy_check_vendors(policy, self->catalogue, NULL)) {
+		g_warning(
+		    "profile '%s': macguise.vendors names a vendor not in the catalogue; using any",
+		    nm_connection_get_id(connection));
+		g_clear_pointer(&policy->vendors, g_strfreev);
+	}
+}
+
+/* Drawing ------------------------------------------------------------------- */
+
+typedef struct {
+	MgService *self;
+	const char *uuid;
+} MgAcceptData;
+
+/* Refuses what was used before on this machine, what another profile holds,
+ * and what any local interface uses or was made with. */
+static gboolean
+mg_service_accept(const MgMac *candidate, gpointer user_data)
+{
+	MgAcceptData *d = user_data;
+	g_autoptr(GPtrArray) uuids = NULL;
+	const GPtrArray *devices;
+
+	if (mg_state_was_used(d->self->state, candidate))
+		return FALSE;
+	uuids = mg_state_list_profiles(d->self->state);
+	for (guint i = 0; i < uuids->len; i++) {
+		const MgProfileState *p =
+		    mg_state_get_profile(d->self->state, g_ptr_array_index(uuids, i));
+		if (p->has_address && mg_mac_equal(&p->address, candidate))
+			return FALSE;
+	}
+	devices = nm_client_get_devices(d->self->client);
+	for (guint i = 0; devices != NULL && i < devices->len; i++) {
+		NMDevice *dev = g_ptr_array_index(devices, i);
+		const char *addrs[2] = { nm_device_get_hw_address(dev), NULL };
+		MgMac m;
+		if (NM_IS_DEVICE_ETHERNET(dev))
+			addrs[1] =
+			    nm_device_ethernet_get_permanent_hw_address(NM_DEVICE_ETHERNET(dev));
+		else if (NM_IS_DEVICE_WIFI(dev))
+			addrs[1] = nm_device_wifi_get_permanent_hw_address(NM_DEVICE_WIFI(dev));
+		for (guint j = 0; j < G_N_ELEMENTS(addrs); j++) {
+			if (addrs[j] != NULL && mg_mac_parse(addrs[j], &m, NULL) &&
+			    mg_mac_equal(&m, candidate))
+				return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+static gboolean
+mg_service_draw(MgService *self,
+		const char *uuid,
+		MgClass klass,
+		const MgPolicy *policy,
+		MgMac *mac,
+		GError **error)
+{
+	MgAcceptData d = { self, uuid };
+	MgClass want = policy->klass != MG_CLASS_NONE ? policy->klass : klass;
+	g_autoptr(MgGenerator) gen =
+	    mg_generator_new(self->catalogue, want, (const char *const *)policy->vendors, error);
+
+	if (gen == NULL)
+		return FALSE;
+	return mg_generator_next(
+	    gen, self->rng, mg_service_accept, &d, MG_SERVICE_MAX_ATTEMPTS, mac, NULL, error);
+}
+
+/* Writing a profile ----------------------------------------------------------- */
+
+typedef struct {
+	MgService *self;
+	char *uuid;
+	char *id;
+	MgMac mac;
+	gint64 due_at;
+} MgAssignment;
+
+static void
+mg_assignment_free(MgAssignment *a)
+{
+	g_object_unref(a->self);
+	g_free(a->uuid);
+	g_free(a->id);
+	g_free(a);
+}
+
+static void
+mg_service_assign_done(GObject *source, GAsyncResult *result, gpointer user_data)
+{
+	MgAssignment *a = user_data;
+	MgService *self = a->self;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GVariant) ret =
+	    nm_remote_connection_update2_finish(NM_REMOTE_CONNECTION(source), result, &error);
+
+	g_hash_table_remove(self->in_flight, a->uuid);
+	if (ret == NULL) {
+		g_warning("profile '%s': cannot write its new address: %s", a->id, error->message);
+	} else {
+		MgProfileState *p = mg_state_ensure_profile(self->state, a->uuid);
+		g_autofree char *digest = mg_state_log_digest(self->state, &a->mac);
+		g_autofree char *text = mg_mac_to_string(&a->mac);
+		mg_state_assign(self->state,
+				p,
+				&a->mac,
+				g_get_real_time() / G_USEC_PER_SEC,
+				a->due_at,
+				self->boot_id);
+		mg_service_save(self);
+		g_message("profile '%s': new address #%s (generation %" G_GUINT64_FORMAT ")",
+			  a->id,
+			  digest,
+			  p->generation);
+		g_debug("profile '%s': new address %s", a->id, text);
+	}
+	mg_assignment_free(a);
+	/* Anything that happened while the write was under way. */
+	mg_service_evaluate_all(self, MG_EVENT_TIMER);
+}
+
+static void
+mg_service_assign(MgService *self, NMRemoteConnection *rc, MgClass klass, const MgPolicy *policy)
+{
+	NMConnection *connection = NM_CONNECTION(rc);
+	g_autoptr(NMConnection) copy = nm_simple_connection_new_clone(connection);
+	g_autoptr(GError) error = NULL;
+	char text[MG_MAC_STRLEN];
+	MgAssignment *a;
+	guint32 jitter;
+	MgMac mac;
+
+	if (!mg_service_draw(
+		self, nm_connection_get_uuid(connection), klass, policy, &mac, &error)) {
+		g_warning("profile '%s': no address to give it: %s",
+			  nm_connection_get_id(connection),
+			  error->message);
+		return;
+	}
+	mg_mac_format(&mac, text);
+	if (klass == MG_CLASS_WIFI) {
+		NMSettingWireless *s = nm_connection_get_setting_wireless(copy);
+		g_object_set(s, NM_SETTING_WIRELESS_CLONED_MAC_ADDRESS, text, NULL);
+	} else {
+		NMSettingWired *s = nm_connection_get_setting_wired(copy);
+		if (s == NULL) {
+			s = NM_SETTING_WIRED(nm_setting_wired_new());
+			nm_connection_add_setting(copy, NM_SETTING(s));
+		}
+		g_object_set(s, NM_SETTING_WIRED_CLONED_MAC_ADDRESS, text, NULL);
+	}
+	if (policy->harden) {
+		/* A new stable-id epoch: NetworkManager derives IPv6
+		 * stable-privacy addresses and DHCP identifiers from it, so they
+		 * change with the MAC instead of linking old and new. */
+		guint8 epoch[12];
+		char hex[2 * sizeof(epoch) + 1];
+		g_autofree char *stable_id = NULL;
+		randombytes_buf(epoch, sizeof(epoch));
+		sodium_bin2hex(hex, sizeof(hex), epoch, sizeof(epoch));
+		stable_id = g_strdup_printf("macguise-%s", hex);
+		g_object_set(nm_connection_get_setting_connection(copy),
+			     NM_SETTING_CONNECTION_STABLE_ID,
+			     stable_id,
+			     NULL);
+	}
+
+	mg_random_fill(self->rng, &jitter, sizeof(jitter));
+	a = g_new0(MgAssignment, 1);
+	a->self = g_object_ref(self);
+	a->uuid = g_strdup(nm_connection_get_uuid(connection));
+	a->id = g_strdup(nm_connection_get_id(connection));
+	a->mac = mac;
+	a->due_at = mg_schedule_due_at(policy, g_get_real_time() / G_USEC_PER_SEC, jitter);
+	g_hash_table_add(self->in_flight, g_strdup(a->uuid));
+	nm_remote_connection_update2(rc,
+				     nm_connection_to_dbus(copy, NM_CONNECTION_SERIALIZE_ALL),
+				     NM_SETTINGS_UPDATE2_FLAG_TO_DISK,
+				     NULL,
+				     NULL,
+				     mg_service_assign_done,
+				     a);
+}
+
+/* Deciding -------------------------------------------------------------------- */
+
+/* A MAC someone set by hand: any explicit value that is not the address
+ * macguise gave the profile, nor one it gave it before (the libnm cache can
+ * still show the previous one for a moment after a write). */
+static gboolean
+mg_service_set_by_hand(MgService *self, const MgProfileState *p, const char *cloned)
+{
+	MgMac m;
+
+	if (cloned == NULL || cloned[0] == '\0')
+		return FALSE;
+	if (!mg_mac_parse(cloned, &m, NULL))
+		return TRUE; /* permanent, preserve, random, stable */
+	if (p != NULL && p->has_address && mg_mac_equal(&m, &p->address))
+		return FALSE;
+	return !mg_state_was_used(self->state, &m);
+}
+
+static void
+mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
+{
+	NMConnection *connection = NM_CONNECTION(rc);
+	const char *uuid = nm_connection_get_uuid(connection);
+	MgClass klass = mg_connection_class(connection);
+	gboolean active;
+	MgProfileState *p;
+	MgScheduleState st = { 0 };
+	MgPolicy policy;
+	MgDecision d;
+	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
+
+	if (klass == MG_CLASS_NONE || uuid == NULL || g_hash_table_contains(self->in_flight, uuid))
+		return;
+	mg_service_profile_policy(self, connection, klass, &policy);
+	p = mg_state_get_profile(self->state, uuid);
+	if (policy.mode == MG_MODE_OFF || (p != NULL && p->user_owned)) {
+		g_hash_table_remove(self->wake_at, uuid);
+		mg_policy_clear(&policy);
+		return;
+	}
+	if (mg_service_set_by_hand(self, p, mg_connection_cloned_mac(connection, klass))) {
+		p = mg_state_ensure_profile(self->state, uuid);
+		p->user_owned = TRUE;
+		mg_service_save(self);
+		g_message("profile '%s': its MAC address was set by hand; macguise leaves it alone",
+			  nm_connection_get_id(connection));
+		g_hash_table_remove(self->wake_at, uuid);
+		mg_policy_clear(&policy);
+		return;
+	}
+
+	active = g_hash_table_contains(self->active, uuid);
+	if (p != NULL) {
+		if (event == MG_EVENT_ACTIVATED && !p->used) {
+			p->used = TRUE;
+			mg_service_save(self);
+		}
+		st.has_address = p->has_address;
+		st.assigned_at = p->assigned_at;
+		st.due_at = p->due_at;
+		st.used = p->used;
+		st.pending = p->pending;
+		st.boot_id = p->boot_id;
+	}
+	d = mg_schedule_decide(&policy, &st, active, self->boot_id, now, event);
+	g_debug("profile '%s': %s (%s)",
+		nm_connection_get_id(connection),
+		mg_action_to_string(d.action),
+		d.reason);
+	switch (d.action) {
+	case MG_ACTION_ASSIGN_NOW:
+		g_hash_table_remove(self->wake_at, uuid);
+		mg_service_assign(self, rc, klass, &policy);
+		break;
+	case MG_ACTION_ASSIGN_AT_DEACTIVATION:
+		g_hash_table_remove(self->wake_at, uuid);
+		p = mg_state_ensure_profile(self->state, uuid);
+		if (!p->pending) {
+			p->pending = TRUE;
+			mg_service_save(self);
+		}
+		break;
+	case MG_ACTION_KEEP:
+		if (d.wake_at != 0)
+			g_hash_table_replace(self->wake_at,
+					     g_strdup(uuid),
+					     g_memdup2(&d.wake_at, sizeof(d.wake_at)));
+		else
+			g_hash_table_remove(self->wake_at, uuid);
+		break;
+	default:
+		g_assert_not_reached();
+	}
+	mg_policy_clear(&policy);
+}
+
+static gboolean mg_service_timer_cb(gpointer user_data);
+
+/* One timer, for the earliest instant any profile asked for: no polling. */
+static void
+mg_service_rearm(MgService *self)
+{
+	GHashTableIter iter;
+	gpointer v;
+	gint64 earliest = G_MAXINT64;
+	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
+
+	g_clear_handle_id(&self->timer_id, g_source_remove);
+	g_hash_table_iter_init(&iter, self->wake_at);
+	while (g_hash_table_iter_next(&iter, NULL, &v))
+		earliest = MIN(earliest, *(gint64 *)v);
+	if (earliest == G_MAXINT64)
+		return;
+	self->timer_id = g_timeout_add_seconds(
+	    (guint)CLAMP(earliest - now, 1, G_MAXUINT / 2), mg_service_timer_cb, self);
+}
+
+static gboolean
+mg_service_timer_cb(gpointer user_data)
+{
+	MgService *self = user_data;
+	self->timer_id = 0;
+	mg_service_evaluate_all(self, MG_EVENT_TIMER);
+	return G_SOURCE_REMOVE;
+}
+
+static void
+mg_service_evaluate_all(MgService *self, MgEvent event)
+{
+	const GPtrArray *connections = nm_client_get_connections(self->client);
+	for (guint i = 0; connections != NULL && i < connections->len; i++)
+		mg_service_evaluate(self, g_ptr_array_index(connections, i), event);
+	mg_service_rearm(self);
+}
+
+/* Following NetworkManager ------------------------------------------------------ */
+
+static NMRemoteConnection *
+mg_service_find_connection(MgService *self, const char *uuid)
+{
+	return nm_client_get_connection_by_uuid(self->client, uuid);
+}
+
+/* Activations and deactivations, from the list of active connections. */
+static void
+mg_service_active_changed(NMClient *client, GParamSpec *pspec, gpointer user_data)
+{
+	MgService *self = user_data;
+	const GPtrArray *acs = nm_client_get_active_connections(client);
+	g_autoptr(GHashTable) now = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	GHashTableIter iter;
+	gpointer k;
+
+	for (guint i = 0; acs != NULL && i < acs->len; i++) {
+		const char *uuid = nm_active_connection_get_uuid(g_ptr_array_index(acs, i));
+		if (uuid != NULL)
+			g_hash_table_add(now, g_strdup(uuid));
+	}
+	g_hash_table_iter_init(&iter, now);
+	while (g_hash_table_iter_next(&iter, &k, NULL)) {
+		if (!g_hash_table_contains(self->active, k)) {
+			NMRemoteConnection *rc = mg_service_find_connection(self, k);
+			g_hash_table_add(self->active, g_strdup(k));
+			if (rc != NULL)
+				mg_service_evaluate(self, rc, MG_EVENT_ACTIVATED);
+		}
+	}
+	g_hash_table_iter_init(&iter, self->active);
+	while (g_hash_table_iter_next(&iter, &k, NULL)) {
+		if (!g_hash_table_contains(now, k)) {
+			g_autofree char *uuid = g_strdup(k);
+			NMRemoteConnection *rc = mg_service_find_connection(self, uuid);
+			g_hash_table_iter_remove(&iter);
+			if (rc != NULL)
+				mg_service_evaluate(self, rc, MG_EVENT_DEACTIVATED);
+		}
+	}
+	mg_service_rearm(self);
+}
+
+static void
+mg_service_connection_changed(NMConnection *connection, gpointer user_data)
+{
+	MgService *self = user_data;
+	mg_service_evaluate(self, NM_REMOTE_CONNECTION(connection), MG_EVENT_SEEN);
+	mg_service_rearm(self);
+}
+
+static void
+mg_service_watch_connection(MgService *self, NMRemoteConnection *rc)
+{
+	g_signal_handlers_disconnect_by_data(rc, self);
+	g_signal_connect_object(rc, "changed", G_CALLBACK(mg_service_connection_changed), self, 0);
+}
+
+static void
+mg_service_connection_added(NMClient *client, NMRemoteConnection *rc, gpointer user_data)
+{
+	MgService *self = user_data;
+	mg_service_watch_connection(self, rc);
+	mg_service_evaluate(self, rc, MG_EVENT_SEEN);
+	mg_service_rearm(self);
+}
+
+static void
+mg_service_connection_removed(NMClient *client, NMRemoteConnection *rc, gpointer user_data)
+{
+	MgService *self = user_data;
+	const char *uuid = nm_connection_get_uuid(NM_CONNECTION(rc));
+	/* The history keeps its addresses; only the profile's entry goes. */
+	if (uuid != NULL && mg_state_remove_profile(self->state, uuid))
+		mg_service_save(self);
+	if (uuid != NULL)
+		g_hash_table_remove(self->wake_at, uuid);
+}
+
+/* NetworkManager (re)appeared: catch up with everything. */
+static void
+mg_service_nm_running_changed(NMClient *client, GParamSpec *pspec, gpointer user_data)
+{
+	MgService *self = user_data;
+	const GPtrArray *connections;
+
+	if (!nm_client_get_nm_running(client)) {
+		g_message("NetworkManager is not running; waiting for it");
+		g_hash_table_remove_all(self->active);
+		g_clear_handle_id(&self->timer_id, g_source_remove);
+		return;
+	}
+	g_message("following NetworkManager %s", nm_client_get_version(client));
+	connections = nm_client_get_connections(client);
+	for (guint i = 0; connections != NULL && i < connections->len; i++)
+		mg_service_watch_connection(self, g_ptr_array_index(connections, i));
+	g_hash_table_remove_all(self->active);
+	mg_service_active_changed(client, NULL, self);
+	mg_service_evaluate_all(self, MG_EVENT_SEEN);
+}
+
+static void
+mg_service_client_ready(GObject *source, GAsyncResult *result, gpointer user_data)
+{
+	g_autoptr(MgService) self = user_data;
+	g_autoptr(GError) error = NULL;
+
+	self->client = nm_client_new_finish(result, &error);
+	if (self->client == NULL) {
+		g_critical("cannot talk to NetworkManager: %s", error->message);
+		return;
+	}
+	g_signal_connect_object(self->client,
+				"notify::" NM_CLIENT_NM_RUNNING,
+				G_CALLBACK(mg_service_nm_running_changed),
+				self,
+				0);
+	g_signal_connect_object(self->client,
+				"notify::" NM_CLIENT_ACTIVE_CONNECTIONS,
+				G_CALLBACK(mg_service_active_changed),
+				self,
+				0);
+	g_signal_connect_object(self->client,
+				NM_CLIENT_CONNECTION_ADDED,
+				G_CALLBACK(mg_service_connection_added),
+				self,
+				0);
+	g_signal_connect_object(self->client,
+				NM_CLIENT_CONNECTION_REMOVED,
+				G_CALLBACK(mg_service_connection_removed),
+				self,
+				0);
+	mg_service_nm_running_changed(self->client, NULL, self);
+}
+
+void
+mg_service_start(MgService *self)
+{
+	nm_client_new_async(NULL, mg_service_client_ready, g_object_ref(self));
+}
+
+MgService *
+mg_service_new(const char *state_dir, const char *config_path, GError **error)
+{
+	g_autoptr(MgService) self = g_object_new(MG_TYPE_SERVICE, NULL);
+	g_autoptr(GError) config_error = NULL;
+	MgStateLoadReport report;
+
+	mg_config_init_default(&self->config);
+	if (!mg_config_load_file(&self->config, config_path, &config_error))
+		g_warning("%s; using the built-in defaults", config_error->message);
+	self->catalogue = mg_catalogue_new_builtin(error);
+	if (self->catalogue == NULL)
+		return NULL;
+	self->rng = mg_random_new_system(error);
+	if (self->rng == NULL)
+		return NULL;
+	self->state_dir = g_strdup(state_dir);
+	self->state = mg_state_load(state_dir, &report, error);
+	if (self->state == NULL)
+		return NULL;
+	if (report.origin == MG_STATE_RECOVERED)
+		g_warning("the state file was unusable (%s); it was kept as %s and macguise starts "
+			  "afresh",
+			  report.reason,
+			  report.moved_to);
+	mg_state_load_report_clear(&report);
+	self->boot_id = mg_read_boot_id();
+	return g_steal_pointer(&self);
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib-object.h>
+
+G_BEGIN_DECLS
+
+#define MG_TYPE_SERVICE (mg_service_get_type())
+G_DECLARE_FINAL_TYPE(MgService, mg_service, MG, SERVICE, GObject)
+
+/* Follows NetworkManager's Ethernet and Wi-Fi profiles and keeps a
+ * macguise address in each managed one. @state_dir and @config_path as
+ * mg_state_default_dir() and mg_config_default_path() give them. */
+MgService *mg_service_new(const char *state_dir, const char *config_path, GError **error);
+/* Connects to NetworkManager (waiting for it if it is not there yet) and
+ * starts following profiles. */
+void mg_service_start(MgService *self);
+
+G_END_DECLS

@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""macguised against a real NetworkManager in network namespaces: profiles
+get plausible addresses, on the link when they come up; rotation per
+activation; hand-set addresses are left alone; restarts of either side are
+caught up with; nothing earlier is kept in plain text."""
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.dirname(__file__))
+import mgtap  # noqa: E402
+from nmnetns import NmNetns  # noqa: E402
+
+MACGUISED, CLI = sys.argv[1], sys.argv[2]
+MAC_RE = re.compile(r"^[0-9a-f]{2}(:[0-9a-f]{2}){5}$")
+ASSIGNED = set()  # every address macguised gave any profile in this run
+
+NM = NmNetns().start()
+NM.start_macguised(MACGUISED)
+
+
+def cloned(name, setting="802-3-ethernet"):
+    v = NM.nmcli("-g", f"{setting}.cloned-mac-address", "connection", "show", name).stdout.strip()
+    return v.replace("\\:", ":").lower()
+
+
+def wait_cloned(name, setting="802-3-ethernet", other_than=None, timeout=15):
+    box = {}
+
+    def ready():
+        v = cloned(name, setting)
+        if MAC_RE.match(v) and v != other_than:
+            box["mac"] = v
+            return True
+        return False
+
+    NM.wait_for(f"a macguise address in '{name}'", ready, timeout=timeout)
+    ASSIGNED.add(box["mac"])
+    return box["mac"]
+
+
+def lookup(mac):
+    p = subprocess.run([CLI, "lookup", "--json", mac], capture_output=True, text=True, check=True)
+    return json.loads(p.stdout)[0]
+
+
+def state_text():
+    with open(os.path.join(NM.dir, "state", "state"), encoding="utf-8") as f:
+        return f.read()
+
+
+def add_keyfile(name, uuid, extra=""):
+    """A profile written as NetworkManager's keyfile plugin would, with a
+    [user] section nmcli 1.42 cannot write, then loaded."""
+    path = os.path.join(NM.dir, "system-connections", name + ".nmconnection")
+    with open(path, "w") as f:
+        f.write(f"[connection]\nid={name}\nuuid={uuid}\ntype=ethernet\ninterface-name=veth0\n"
+                "autoconnect=false\n\n[ethernet]\n\n[ipv4]\nmethod=manual\naddress1=10.77.0.2/24\n\n"
+                f"[ipv6]\nmethod=disabled\n\n{extra}")
+    os.chmod(path, 0o600)
+    NM.nmcli("connection", "load", path)
+
+
+@mgtap.test
+def new_ethernet_profile_gets_a_plausible_address_and_uses_it():
+    NM.add_ethernet("e1")
+    mac = wait_cloned("e1")
+    assert int(mac[:2], 16) & 3 == 0, f"{mac}: not globally administered unicast"
+    info = lookup(mac)
+    assert info["in_catalogue"] and "ethernet" in info["classes"], info
+    NM.nmcli("connection", "up", "e1")
+    assert NM.link_mac() == mac, (NM.link_mac(), mac)
+    NM.nmcli("connection", "down", "e1")
+
+
+@mgtap.test
+def two_profiles_get_different_addresses():
+    NM.add_ethernet("e2")
+    assert wait_cloned("e2") != cloned("e1")
+
+
+@mgtap.test
+def wifi_profile_gets_a_wifi_class_address():
+    # No Wi-Fi device is needed to create and rewrite a Wi-Fi profile.
+    NM.nmcli("connection", "add", "type", "wifi", "ifname", "wlan0", "con-name", "w1",
+             "ssid", "macguise-test", "connection.autoconnect", "no")
+    mac = wait_cloned("w1", "802-11-wireless")
+    assert "wifi" in lookup(mac)["classes"], lookup(mac)
+
+
+@mgtap.test
+def rotate_activation_gives_every_activation_a_fresh_address():
+    add_keyfile("act", "5b0b3f4e-9a77-4c4d-8e0e-0c0ffee00001", "[user]\nmacguise.rotate=activation\n")
+    mac = wait_cloned("act")
+    on_link, stable_ids = [], set()
+    for _ in range(20):
+        NM.nmcli("connection", "up", "act")
+        on_link.append(NM.link_mac())
+        assert on_link[-1] == mac, (on_link[-1], mac)
+        NM.nmcli("connection", "down", "act")
+        mac = wait_cloned("act", other_than=mac)
+        # harden=yes (the default): a new stable-id epoch with each address,
+        # so IPv6 stable-privacy and DHCP identifiers move with the MAC.
+        sid = NM.nmcli("-g", "connection.stable-id", "connection", "show", "act").stdout.strip()
+        assert sid.startswith("macguise-"), sid
+        stable_ids.add(sid)
+    assert len(set(on_link)) == 20, on_link
+    assert len(stable_ids) == 20, stable_ids
+    assert all(lookup(m)["in_catalogue"] for m in on_link)
+
+
+@mgtap.test
+def hand_set_address_is_left_alone_and_marked_user_owned():
+    NM.nmcli("connection", "modify", "e2", "802-3-ethernet.cloned-mac-address", "00:11:22:33:44:55")
+    NM.wait_for("user-owned in the state", lambda: "user-owned=true" in state_text())
+    time.sleep(1.0)
+    assert cloned("e2") == "00:11:22:33:44:55"
+
+
+@mgtap.test
+def macguised_restart_rotates_nothing():
+    before = {n: cloned(n) for n in ("e1", "act")}
+    NM.end("macguised")
+    NM.start_macguised(MACGUISED)
+    NM.wait_for("macguised to follow NetworkManager",
+                lambda: "following NetworkManager" in NM.log_tail("macguised"))
+    time.sleep(1.0)
+    assert {n: cloned(n) for n in before} == before
+
+
+@mgtap.test
+def networkmanager_restart_is_caught_up_with():
+    NM.end("nm")
+    time.sleep(0.5)
+    NM.start_nm()
+    NM.add_ethernet("e3")
+    wait_cloned("e3", timeout=30)
+
+
+@mgtap.test
+def no_earlier_address_in_state_or_default_level_log():
+    current = {cloned(n) for n in ("e1", "act", "e3")} | {cloned("w1", "802-11-wireless")}
+    earlier = ASSIGNED - current
+    assert len(earlier) >= 19, len(earlier)
+    text = state_text().lower()
+    log = open(os.path.join(NM.dir, "macguised.log"), encoding="utf-8", errors="replace").read().lower()
+    for mac in earlier:
+        for form in (mac, mac.replace(":", ""), mac.replace(":", "-")):
+            assert form not in text, f"{mac} in the state file"
+            assert form not in log, f"{mac} in the log"
+    assert log.count("new address #") >= len(ASSIGNED), "the log should name each new address by digest"
+    for mac in current:
+        assert mac not in log, f"{mac} in the default-level log"
+
+
+try:
+    mgtap.run()
+finally:
+    NM.stop()
