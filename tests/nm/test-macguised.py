@@ -133,6 +133,50 @@ def macguised_restart_rotates_nothing():
     assert {n: cloned(n) for n in before} == before
 
 
+def make_due(uuids):
+    """Moves the due time of these profiles into the past, as if the machine
+    had been off for weeks, and reseals the file as macguised does (BLAKE2b-256
+    of the body) so that it loads."""
+    import hashlib
+    path = os.path.join(NM.dir, "state", "state")
+    body = state_text().split("\n[integrity]\n")[0]
+    out, group = [], None
+    for line in body.split("\n"):
+        if line.startswith("["):
+            group = line
+        if group in {f"[profile {u}]" for u in uuids} and line.startswith(("due-at=", "assigned-at=")):
+            line = line.split("=")[0] + "=1000"
+        out.append(line)
+    body = "\n".join(out)
+    digest = hashlib.blake2b(body.encode(), digest_size=32).hexdigest()
+    with open(path, "w") as f:
+        f.write(f"{body}\n[integrity]\nblake2b={digest}\n")
+
+
+def uuid_of(name):
+    return NM.nmcli("-g", "connection.uuid", "connection", "show", name).stdout.strip()
+
+
+@mgtap.test
+def due_rotation_waits_for_an_active_profile_to_go_down():
+    # e1 is down, e4 is up; both fall due while macguised is stopped.
+    NM.add_ethernet("e4")
+    e4 = wait_cloned("e4")
+    NM.nmcli("connection", "up", "e4")
+    e1 = cloned("e1")
+    NM.end("macguised")
+    make_due([uuid_of("e1"), uuid_of("e4")])
+    NM.start_macguised(MACGUISED)
+    wait_cloned("e1", other_than=e1)  # down: rewritten at once
+    time.sleep(1.0)
+    assert cloned("e4") == e4 and NM.link_mac() == e4  # up: untouched
+    NM.nmcli("connection", "down", "e4")
+    new = wait_cloned("e4", other_than=e4)  # at its deactivation
+    NM.nmcli("connection", "up", "e4")
+    assert NM.link_mac() == new
+    NM.nmcli("connection", "down", "e4")
+
+
 @mgtap.test
 def networkmanager_restart_is_caught_up_with():
     NM.end("nm")
@@ -144,7 +188,7 @@ def networkmanager_restart_is_caught_up_with():
 
 @mgtap.test
 def no_earlier_address_in_state_or_default_level_log():
-    current = {cloned(n) for n in ("e1", "act", "e3")} | {cloned("w1", "802-11-wireless")}
+    current = {cloned(n) for n in ("e1", "act", "e3", "e4")} | {cloned("w1", "802-11-wireless")}
     earlier = ASSIGNED - current
     assert len(earlier) >= 19, len(earlier)
     text = state_text().lower()
