@@ -14,11 +14,9 @@
 #include "mg-config.h"
 #include "mg-error.h"
 #include "mg-generator.h"
+#include "mg-profile.h"
 #include "mg-schedule.h"
 #include "mg-state.h"
-
-/* Candidates refused (used before, or held here) before a draw gives up. */
-#define MG_SERVICE_MAX_ATTEMPTS 1000
 
 struct _MgService {
 	GObject parent_instance;
@@ -100,125 +98,28 @@ mg_service_save(MgService *self)
 
 /* Profiles ------------------------------------------------------------------ */
 
-static MgClass
-mg_connection_class(NMConnection *connection)
+/* The addresses local interfaces use, and were made with: never a candidate. */
+static GArray *
+mg_service_device_macs(MgService *self)
 {
-	const char *type = nm_connection_get_connection_type(connection);
-	if (g_strcmp0(type, NM_SETTING_WIRED_SETTING_NAME) == 0)
-		return MG_CLASS_ETHERNET;
-	if (g_strcmp0(type, NM_SETTING_WIRELESS_SETTING_NAME) == 0)
-		return MG_CLASS_WIFI;
-	return MG_CLASS_NONE;
-}
+	GArray *taken = g_array_new(FALSE, FALSE, sizeof(MgMac));
+	const GPtrArray *devices = nm_client_get_devices(self->client);
 
-static const char *
-mg_connection_cloned_mac(NMConnection *connection, MgClass klass)
-{
-	if (klass == MG_CLASS_WIFI) {
-		NMSettingWireless *s = nm_connection_get_setting_wireless(connection);
-		return s != NULL ? nm_setting_wireless_get_cloned_mac_address(s) : NULL;
-	}
-	{
-		NMSettingWired *s = nm_connection_get_setting_wired(connection);
-		return s != NULL ? nm_setting_wired_get_cloned_mac_address(s) : NULL;
-	}
-}
-
-/* The defaults for the profile's type, then its own macguise.* user data.
- * A bad value is logged and that one setting keeps its default. */
-static void
-mg_service_profile_policy(MgService *self,
-			  NMConnection *connection,
-			  MgClass klass,
-			  MgPolicy *policy)
-{
-	NMSettingUser *user = NM_SETTING_USER(
-	    nm_connection_get_setting_by_name(connection, NM_SETTING_USER_SETTING_NAME));
-	const char *const *keys;
-	guint n = 0;
-
-	mg_policy_copy(policy, mg_config_policy_for(&self->config, klass));
-	if (user == NULL)
-		return;
-	keys = nm_setting_user_get_keys(user, &n);
-	for (guint i = 0; i < n; i++) {
-		g_autoptr(GError) error = NULL;
-		gboolean handled;
-		if (!mg_policy_set_user_data(
-			policy, keys[i], nm_setting_user_get_data(user, keys[i]), &handled, &error))
-			g_warning("profile '%s': %s; using the default",
-				  nm_connection_get_id(connection),
-				  error->message);
-	}
-	if (policy->vendors != NULL && !mg_policy_check_vendors(policy, self->catalogue, NULL)) {
-		g_warning(
-		    "profile '%s': macguise.vendors names a vendor not in the catalogue; using any",
-		    nm_connection_get_id(connection));
-		g_clear_pointer(&policy->vendors, g_strfreev);
-	}
-}
-
-/* Drawing ------------------------------------------------------------------- */
-
-typedef struct {
-	MgService *self;
-	const char *uuid;
-} MgAcceptData;
-
-/* Refuses what was used before on this machine, what another profile holds,
- * and what any local interface uses or was made with. */
-static gboolean
-mg_service_accept(const MgMac *candidate, gpointer user_data)
-{
-	MgAcceptData *d = user_data;
-	g_autoptr(GPtrArray) uuids = NULL;
-	const GPtrArray *devices;
-
-	if (mg_state_was_used(d->self->state, candidate))
-		return FALSE;
-	uuids = mg_state_list_profiles(d->self->state);
-	for (guint i = 0; i < uuids->len; i++) {
-		const MgProfileState *p =
-		    mg_state_get_profile(d->self->state, g_ptr_array_index(uuids, i));
-		if (p->has_address && mg_mac_equal(&p->address, candidate))
-			return FALSE;
-	}
-	devices = nm_client_get_devices(d->self->client);
 	for (guint i = 0; devices != NULL && i < devices->len; i++) {
 		NMDevice *dev = g_ptr_array_index(devices, i);
 		const char *addrs[2] = { nm_device_get_hw_address(dev), NULL };
-		MgMac m;
 		if (NM_IS_DEVICE_ETHERNET(dev))
 			addrs[1] =
 			    nm_device_ethernet_get_permanent_hw_address(NM_DEVICE_ETHERNET(dev));
 		else if (NM_IS_DEVICE_WIFI(dev))
 			addrs[1] = nm_device_wifi_get_permanent_hw_address(NM_DEVICE_WIFI(dev));
 		for (guint j = 0; j < G_N_ELEMENTS(addrs); j++) {
-			if (addrs[j] != NULL && mg_mac_parse(addrs[j], &m, NULL) &&
-			    mg_mac_equal(&m, candidate))
-				return FALSE;
+			MgMac m;
+			if (addrs[j] != NULL && mg_mac_parse(addrs[j], &m, NULL))
+				g_array_append_val(taken, m);
 		}
 	}
-	return TRUE;
-}
-
-static gboolean
-mg_service_draw(MgService *self,
-		const char *uuid,
-		MgClass klass,
-		const MgPolicy *policy,
-		MgMac *mac,
-		GError **error)
-{
-	MgAcceptData d = { self, uuid };
-	MgClass want = policy->klass != MG_CLASS_NONE ? policy->klass : klass;
-	g_autoptr(MgGenerator) gen =
-	    mg_generator_new(self->catalogue, want, (const char *const *)policy->vendors, error);
-
-	if (gen == NULL)
-		return FALSE;
-	return mg_generator_next(
-	    gen, self->rng, mg_service_accept, &d, MG_SERVICE_MAX_ATTEMPTS, mac, NULL, error);
+	return taken;
 }
 
 /* Writing a profile ----------------------------------------------------------- */
@@ -284,9 +185,10 @@ mg_service_assign(MgService *self, NMRemoteConnection *rc, MgClass klass, const 
 	MgAssignment *a;
 	guint32 jitter;
 	MgMac mac;
+	g_autoptr(GArray) taken = mg_service_device_macs(self);
 
-	if (!mg_service_draw(
-		self, nm_connection_get_uuid(connection), klass, policy, &mac, &error)) {
+	if (!mg_profile_draw(
+		self->catalogue, self->state, self->rng, klass, policy, taken, &mac, &error)) {
 		g_warning("profile '%s': no address to give it: %s",
 			  nm_connection_get_id(connection),
 			  error->message);
@@ -308,12 +210,7 @@ mg_service_assign(MgService *self, NMRemoteConnection *rc, MgClass klass, const 
 		/* A new stable-id epoch: NetworkManager derives IPv6
 		 * stable-privacy addresses and DHCP identifiers from it, so they
 		 * change with the MAC instead of linking old and new. */
-		guint8 epoch[12];
-		char hex[2 * sizeof(epoch) + 1];
-		g_autofree char *stable_id = NULL;
-		randombytes_buf(epoch, sizeof(epoch));
-		sodium_bin2hex(hex, sizeof(hex), epoch, sizeof(epoch));
-		stable_id = g_strdup_printf("macguise-%s", hex);
+		g_autofree char *stable_id = mg_profile_new_stable_id();
 		g_object_set(nm_connection_get_setting_connection(copy),
 			     NM_SETTING_CONNECTION_STABLE_ID,
 			     stable_id,
@@ -339,29 +236,12 @@ mg_service_assign(MgService *self, NMRemoteConnection *rc, MgClass klass, const 
 
 /* Deciding -------------------------------------------------------------------- */
 
-/* A MAC someone set by hand: any explicit value that is not the address
- * macguise gave the profile, nor one it gave it before (the libnm cache can
- * still show the previous one for a moment after a write). */
-static gboolean
-mg_service_set_by_hand(MgService *self, const MgProfileState *p, const char *cloned)
-{
-	MgMac m;
-
-	if (cloned == NULL || cloned[0] == '\0')
-		return FALSE;
-	if (!mg_mac_parse(cloned, &m, NULL))
-		return TRUE; /* permanent, preserve, random, stable */
-	if (p != NULL && p->has_address && mg_mac_equal(&m, &p->address))
-		return FALSE;
-	return !mg_state_was_used(self->state, &m);
-}
-
 static void
 mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 {
 	NMConnection *connection = NM_CONNECTION(rc);
 	const char *uuid = nm_connection_get_uuid(connection);
-	MgClass klass = mg_connection_class(connection);
+	MgClass klass = mg_profile_class(connection);
 	gboolean active;
 	MgProfileState *p;
 	MgScheduleState st = { 0 };
@@ -371,14 +251,14 @@ mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 
 	if (klass == MG_CLASS_NONE || uuid == NULL || g_hash_table_contains(self->in_flight, uuid))
 		return;
-	mg_service_profile_policy(self, connection, klass, &policy);
+	mg_profile_policy(&self->config, self->catalogue, connection, klass, &policy);
 	p = mg_state_get_profile(self->state, uuid);
 	if (policy.mode == MG_MODE_OFF || (p != NULL && p->user_owned)) {
 		g_hash_table_remove(self->wake_at, uuid);
 		mg_policy_clear(&policy);
 		return;
 	}
-	if (mg_service_set_by_hand(self, p, mg_connection_cloned_mac(connection, klass))) {
+	if (mg_profile_set_by_hand(self->state, p, mg_profile_cloned_mac(connection, klass))) {
 		p = mg_state_ensure_profile(self->state, uuid);
 		p->user_owned = TRUE;
 		mg_service_save(self);

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "macguised"
+
+#include "config.h"
+
+#include "mg-profile.h"
+
+#include <sodium.h>
+
+#include "mg-generator.h"
+
+/* Candidates refused before a draw gives up. */
+#define MG_PROFILE_MAX_ATTEMPTS 1000
+
+MgClass
+mg_profile_class(NMConnection *connection)
+{
+	const char *type = nm_connection_get_connection_type(connection);
+	if (g_strcmp0(type, NM_SETTING_WIRED_SETTING_NAME) == 0)
+		return MG_CLASS_ETHERNET;
+	if (g_strcmp0(type, NM_SETTING_WIRELESS_SETTING_NAME) == 0)
+		return MG_CLASS_WIFI;
+	return MG_CLASS_NONE;
+}
+
+const char *
+mg_profile_cloned_mac(NMConnection *connection, MgClass klass)
+{
+	if (klass == MG_CLASS_WIFI) {
+		NMSettingWireless *s = nm_connection_get_setting_wireless(connection);
+		return s != NULL ? nm_setting_wireless_get_cloned_mac_address(s) : NULL;
+	} else {
+		NMSettingWired *s = nm_connection_get_setting_wired(connection);
+		return s != NULL ? nm_setting_wired_get_cloned_mac_address(s) : NULL;
+	}
+}
+
+void
+mg_profile_policy(const MgConfig *config,
+		  MgCatalogue *catalogue,
+		  NMConnection *connection,
+		  MgClass klass,
+		  MgPolicy *policy)
+{
+	NMSetting *setting =
+	    nm_connection_get_setting_by_name(connection, NM_SETTING_USER_SETTING_NAME);
+	const char *const *keys;
+	guint n = 0;
+
+	mg_policy_copy(policy, mg_config_policy_for(config, klass));
+	if (setting == NULL)
+		return;
+	keys = nm_setting_user_get_keys(NM_SETTING_USER(setting), &n);
+	for (guint i = 0; i < n; i++) {
+		g_autoptr(GError) error = NULL;
+		const char *value = nm_setting_user_get_data(NM_SETTING_USER(setting), keys[i]);
+		gboolean handled;
+		if (!mg_policy_set_user_data(policy, keys[i], value, &handled, &error))
+			g_warning("profile '%s': %s; using the default",
+				  nm_connection_get_id(connection),
+				  error->message);
+	}
+	if (policy->vendors != NULL && !mg_policy_check_vendors(policy, catalogue, NULL)) {
+		g_warning("profile '%s': macguise.vendors names a vendor not in the catalogue; "
+			  "using any",
+			  nm_connection_get_id(connection));
+		g_clear_pointer(&policy->vendors, g_strfreev);
+	}
+}
+
+gboolean
+mg_profile_set_by_hand(MgState *state, const MgProfileState *profile, const char *cloned)
+{
+	MgMac m;
+
+	if (cloned == NULL || cloned[0] == '\0')
+		return FALSE;
+	if (!mg_mac_parse(cloned, &m, NULL))
+		return TRUE; /* permanent, preserve, random, stable */
+	if (profile != NULL && profile->has_address && mg_mac_equal(&m, &profile->address))
+		return FALSE;
+	/* An earlier macguise address: libnm's cache can lag a write briefly. */
+	return !mg_state_was_used(state, &m);
+}
+
+char *
+mg_profile_new_stable_id(void)
+{
+	guint8 epoch[12];
+	char hex[2 * sizeof(epoch) + 1];
+
+	randombytes_buf(epoch, sizeof(epoch));
+	sodium_bin2hex(hex, sizeof(hex), epoch, sizeof(epoch));
+	return g_strdup_printf("macguise-%s", hex);
+}
+
+typedef struct {
+	MgState *state;
+	GArray *taken;
+} MgDrawData;
+
+static gboolean
+mg_profile_accept(const MgMac *candidate, gpointer user_data)
+{
+	MgDrawData *d = user_data;
+	g_autoptr(GPtrArray) uuids = NULL;
+
+	if (mg_state_was_used(d->state, candidate))
+		return FALSE;
+	uuids = mg_state_list_profiles(d->state);
+	for (guint i = 0; i < uuids->len; i++) {
+		const MgProfileState *p =
+		    mg_state_get_profile(d->state, g_ptr_array_index(uuids, i));
+		if (p->has_address && mg_mac_equal(&p->address, candidate))
+			return FALSE;
+	}
+	for (guint i = 0; d->taken != NULL && i < d->taken->len; i++) {
+		if (mg_mac_equal(&g_array_index(d->taken, MgMac, i), candidate))
+			return FALSE;
+	}
+	return TRUE;
+}
+
+gboolean
+mg_profile_draw(MgCatalogue *catalogue,
+		MgState *state,
+		MgRandom *rng,
+		MgClass klass,
+		const MgPolicy *policy,
+		GArray *taken,
+		MgMac *mac,
+		GError **error)
+{
+	MgDrawData d = { state, taken };
+	MgClass want = policy->klass != MG_CLASS_NONE ? policy->klass : klass;
+	g_autoptr(MgGenerator) gen =
+	    mg_generator_new(catalogue, want, (const char *const *)policy->vendors, error);
+
+	if (gen == NULL)
+		return FALSE;
+	return mg_generator_next(
+	    gen, rng, mg_profile_accept, &d, MG_PROFILE_MAX_ATTEMPTS, mac, NULL, error);
+}
