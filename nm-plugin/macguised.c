@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 #include <locale.h>
 
+#include "mg-boot.h"
 #include "mg-config.h"
 #include "mg-service.h"
 #include "mg-state.h"
@@ -25,6 +26,8 @@ main(int argc, char **argv)
 {
 	gboolean debug = FALSE;
 	gboolean version = FALSE;
+	gboolean boot = FALSE;
+	g_autofree char *keyfile_dir = NULL;
 	const GOptionEntry entries[] = {
 		{ "debug",
 		  'd',
@@ -40,6 +43,22 @@ main(int argc, char **argv)
 		  &version,
 		  N_("Print the version and exit"),
 		  NULL },
+		{ "boot",
+		  0,
+		  0,
+		  G_OPTION_ARG_NONE,
+		  &boot,
+		  N_("The boot step, before NetworkManager starts: give every due profile a new "
+		     "address in its keyfile, then exit"),
+		  NULL },
+		{ "keyfile-dir",
+		  0,
+		  0,
+		  G_OPTION_ARG_FILENAME,
+		  &keyfile_dir,
+		  N_("With --boot: NetworkManager's keyfile directory "
+		     "(default /etc/NetworkManager/system-connections)"),
+		  "DIR" },
 		{ NULL },
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new(NULL);
@@ -76,6 +95,19 @@ main(int argc, char **argv)
 
 	state_dir = mg_state_default_dir();
 	config_path = mg_config_default_path();
+	if (boot) {
+		guint rewritten = 0;
+		if (!mg_boot_run(keyfile_dir != NULL ? keyfile_dir : MG_BOOT_DEFAULT_KEYFILE_DIR,
+				 state_dir,
+				 config_path,
+				 &rewritten,
+				 &error)) {
+			g_printerr("macguised --boot: %s\n", error->message);
+			return 1;
+		}
+		g_message("boot step: %u profile(s) given a new address", rewritten);
+		return 0;
+	}
 	service = mg_service_new(state_dir, config_path, &error);
 	if (service == NULL) {
 		g_printerr("macguised: %s\n", error->message);

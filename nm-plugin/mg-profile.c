@@ -141,3 +141,12 @@ mg_profile_draw(MgCatalogue *catalogue,
 	return mg_generator_next(
 	    gen, rng, mg_profile_accept, &d, MG_PROFILE_MAX_ATTEMPTS, mac, NULL, error);
 }
+
+char *
+mg_boot_id_read(void)
+{
+	g_autofree char *text = NULL;
+	if (!g_file_get_contents("/proc/sys/kernel/random/boot_id", &text, NULL, NULL))
+		return g_strdup("");
+	return g_strdup(g_strstrip(text));
+}

@@ -39,4 +39,7 @@ gboolean mg_profile_draw(MgCatalogue *catalogue,
 			 MgMac *mac,
 			 GError **error);
 
+/* The kernel's id of this boot (a UUID), or "" where it cannot be read. */
+char *mg_boot_id_read(void);
+
 G_END_DECLS

@@ -70,15 +70,6 @@ mg_service_init(MgService *self)
 	self->wake_at = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 }
 
-static char *
-mg_read_boot_id(void)
-{
-	g_autofree char *text = NULL;
-	if (!g_file_get_contents("/proc/sys/kernel/random/boot_id", &text, NULL, NULL))
-		return g_strdup("");
-	return g_strdup(g_strstrip(text));
-}
-
 static gboolean
 mg_service_save(MgService *self)
 {
@@ -522,6 +513,6 @@ mg_service_new(const char *state_dir, const char *config_path, GError **error)
 			  report.reason,
 			  report.moved_to);
 	mg_state_load_report_clear(&report);
-	self->boot_id = mg_read_boot_id();
+	self->boot_id = mg_boot_id_read();
 	return g_steal_pointer(&self);
 }

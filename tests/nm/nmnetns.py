@@ -34,6 +34,7 @@ DBUS_CONF = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configu
 NM_CONF = """[main]
 plugins=keyfile
 dhcp=internal
+no-auto-default=*
 [keyfile]
 path={dir}/system-connections
 unmanaged-devices=except:interface-name:veth0

@@ -122,13 +122,20 @@ def hand_set_address_is_left_alone_and_marked_user_owned():
     assert cloned("e2") == "00:11:22:33:44:55"
 
 
+def restart_macguised(running=True):
+    log = os.path.join(NM.dir, "macguised.log")
+    starts = open(log, encoding="utf-8").read().count("following NetworkManager")
+    if running:
+        NM.end("macguised")
+    NM.start_macguised(MACGUISED)
+    NM.wait_for("macguised to follow NetworkManager",
+                lambda: open(log, encoding="utf-8").read().count("following NetworkManager") > starts)
+
+
 @mgtap.test
 def macguised_restart_rotates_nothing():
     before = {n: cloned(n) for n in ("e1", "act")}
-    NM.end("macguised")
-    NM.start_macguised(MACGUISED)
-    NM.wait_for("macguised to follow NetworkManager",
-                lambda: "following NetworkManager" in NM.log_tail("macguised"))
+    restart_macguised()
     time.sleep(1.0)
     assert {n: cloned(n) for n in before} == before
 
@@ -184,6 +191,32 @@ def networkmanager_restart_is_caught_up_with():
     NM.start_nm()
     NM.add_ethernet("e3")
     wait_cloned("e3", timeout=30)
+
+
+@mgtap.test
+def boot_step_rewrites_due_profiles_before_networkmanager_starts():
+    # The machine was off past e1's rotation time: the boot step, run
+    # before NetworkManager, rewrites its keyfile; NetworkManager then
+    # activates it with the new address.
+    e1, uuid = cloned("e1"), uuid_of("e1")
+    act = cloned("act")
+    NM.end("macguised")
+    NM.end("nm")
+    make_due([uuid])
+    p = NM.run(MACGUISED, "--boot", "--keyfile-dir", os.path.join(NM.dir, "system-connections"),
+               ns=NM.ns)
+    assert "1 profile(s) given a new address" in p.stdout + p.stderr, p.stdout + p.stderr
+    NM.start_nm()
+    new = cloned("e1")
+    assert MAC_RE.match(new) and new != e1, (new, e1)
+    ASSIGNED.add(new)
+    assert cloned("act") == act  # not due: untouched
+    NM.nmcli("connection", "up", "e1")
+    assert NM.link_mac() == new
+    NM.nmcli("connection", "down", "e1")
+    restart_macguised(running=False)
+    time.sleep(1.0)
+    assert cloned("e1") == new  # the service agrees: no second rotation
 
 
 @mgtap.test

@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "macguised"
+
+#include "config.h"
+
+#include "mg-boot.h"
+
+#include <NetworkManager.h>
+#include <string.h>
+
+#include "mg-profile.h"
+#include "mg-schedule.h"
+
+/* Addresses the machine's interfaces have now: never a candidate. */
+static GArray *
+mg_boot_local_macs(void)
+{
+	GArray *taken = g_array_new(FALSE, FALSE, sizeof(MgMac));
+	g_autoptr(GDir) dir = g_dir_open("/sys/class/net", 0, NULL);
+	const char *name;
+
+	while (dir != NULL && (name = g_dir_read_name(dir)) != NULL) {
+		g_autofree char *path = g_build_filename("/sys/class/net", name, "address", NULL);
+		g_autofree char *text = NULL;
+		MgMac m;
+		if (g_file_get_contents(path, &text, NULL, NULL) &&
+		    mg_mac_parse(g_strstrip(text), &m, NULL))
+			g_array_append_val(taken, m);
+	}
+	return taken;
+}
+
+/* The group a keyfile keeps a setting in: its own name, or the alias
+ * NetworkManager writes ("ethernet", "wifi"). */
+static const char *
+mg_boot_group(GKeyFile *kf, const char *name, const char *alias)
+{
+	return g_key_file_has_group(kf, name) ? name : alias;
+}
+
+typedef struct {
+	MgConfig config;
+	MgCatalogue *catalogue;
+	MgRandom *rng;
+	MgState *state;
+	GArray *taken;
+	char *boot_id;
+	const char *state_dir;
+	gint64 now;
+} MgBoot;
+
+static void
+mg_boot_clear(MgBoot *b)
+{
+	mg_config_clear(&b->config);
+	g_clear_pointer(&b->catalogue, mg_catalogue_free);
+	g_clear_pointer(&b->rng, mg_random_free);
+	g_clear_pointer(&b->state, mg_state_free);
+	g_clear_pointer(&b->taken, g_array_unref);
+	g_clear_pointer(&b->boot_id, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(MgBoot, mg_boot_clear)
+
+/* Returns TRUE when the file was rewritten. */
+static gboolean
+mg_boot_profile(MgBoot *b, const char *dir, const char *path)
+{
+	g_autoptr(GKeyFile) kf = g_key_file_new();
+	g_autoptr(GError) error = NULL;
+	g_autoptr(NMConnection) connection = NULL;
+	g_autofree char *data = NULL;
+	g_autofree char *stable_id = NULL;
+	MgScheduleState st = { 0 };
+	MgProfileState *p;
+	MgPolicy policy;
+	MgDecision d;
+	MgClass klass;
+	char text[MG_MAC_STRLEN];
+	guint32 jitter;
+	gsize len = 0;
+	MgMac mac;
+
+	if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_KEEP_COMMENTS, &error) ||
+	    (connection = nm_keyfile_read(
+		 kf, dir, NM_KEYFILE_HANDLER_FLAGS_NONE, NULL, NULL, &error)) == NULL) {
+		g_warning("%s: skipped: %s", path, error->message);
+		return FALSE;
+	}
+	klass = mg_profile_class(connection);
+	if (klass == MG_CLASS_NONE || nm_connection_get_uuid(connection) == NULL)
+		return FALSE;
+	p = mg_state_get_profile(b->state, nm_connection_get_uuid(connection));
+	if (p != NULL && p->user_owned)
+		return FALSE;
+	if (mg_profile_set_by_hand(b->state, p, mg_profile_cloned_mac(connection, klass)))
+		return FALSE; /* the running service marks and reports it */
+	mg_profile_policy(&b->config, b->catalogue, connection, klass, &policy);
+	if (p != NULL) {
+		st.has_address = p->has_address;
+		st.assigned_at = p->assigned_at;
+		st.due_at = p->due_at;
+		st.used = p->used;
+		st.pending = p->pending;
+		st.boot_id = p->boot_id;
+	}
+	d = mg_schedule_decide(&policy, &st, FALSE, b->boot_id, b->now, MG_EVENT_BOOT);
+	if (d.action != MG_ACTION_ASSIGN_NOW) {
+		mg_policy_clear(&policy);
+		return FALSE;
+	}
+	if (!mg_profile_draw(
+		b->catalogue, b->state, b->rng, klass, &policy, b->taken, &mac, &error)) {
+		g_warning("profile '%s': no address to give it: %s",
+			  nm_connection_get_id(connection),
+			  error->message);
+		mg_policy_clear(&policy);
+		return FALSE;
+	}
+	mg_mac_format(&mac, text);
+	if (klass == MG_CLASS_WIFI)
+		g_key_file_set_string(
+		    kf, mg_boot_group(kf, "802-11-wireless", "wifi"), "cloned-mac-address", text);
+	else
+		g_key_file_set_string(kf,
+				      mg_boot_group(kf, "802-3-ethernet", "ethernet"),
+				      "cloned-mac-address",
+				      text);
+	if (policy.harden) {
+		stable_id = mg_profile_new_stable_id();
+		g_key_file_set_string(kf, "connection", "stable-id", stable_id);
+	}
+	mg_random_fill(b->rng, &jitter, sizeof(jitter));
+	/* The state first: if the keyfile write is then lost, the profile keeps
+	 * an address the history knows, never one macguise would hand out again. */
+	p = mg_state_ensure_profile(b->state, nm_connection_get_uuid(connection));
+	mg_state_assign(
+	    b->state, p, &mac, b->now, mg_schedule_due_at(&policy, b->now, jitter), b->boot_id);
+	mg_policy_clear(&policy);
+	if (!mg_state_save(b->state, b->state_dir, &error)) {
+		g_warning("profile '%s' keeps its address: %s",
+			  nm_connection_get_id(connection),
+			  error->message);
+		return FALSE;
+	}
+	data = g_key_file_to_data(kf, &len, NULL);
+	if (!g_file_set_contents_full(path,
+				      data,
+				      (gssize)len,
+				      G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
+				      0600,
+				      &error)) {
+		g_warning("%s: cannot write its new address: %s", path, error->message);
+		return FALSE;
+	}
+	{
+		g_autofree char *digest = mg_state_log_digest(b->state, &mac);
+		g_message("profile '%s': new address #%s at boot (%s)",
+			  nm_connection_get_id(connection),
+			  digest,
+			  d.reason);
+		g_debug(
+		    "profile '%s': new address %s at boot", nm_connection_get_id(connection), text);
+	}
+	return TRUE;
+}
+
+gboolean
+mg_boot_run(const char *keyfile_dir,
+	    const char *state_dir,
+	    const char *config_path,
+	    guint *rewritten,
+	    GError **error)
+{
+	g_auto(MgBoot) b = { 0 };
+	g_autoptr(GDir) dir = NULL;
+	g_autoptr(GError) config_error = NULL;
+	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+	MgStateLoadReport report;
+	const char *name;
+
+	*rewritten = 0;
+	mg_config_init_default(&b.config);
+	if (!mg_config_load_file(&b.config, config_path, &config_error))
+		g_warning("%s; using the built-in defaults", config_error->message);
+	b.catalogue = mg_catalogue_new_builtin(error);
+	if (b.catalogue == NULL)
+		return FALSE;
+	b.rng = mg_random_new_system(error);
+	if (b.rng == NULL)
+		return FALSE;
+	b.state = mg_state_load(state_dir, &report, error);
+	if (b.state == NULL)
+		return FALSE;
+	if (report.origin == MG_STATE_RECOVERED)
+		g_warning("the state file was unusable (%s); it was kept as %s",
+			  report.reason,
+			  report.moved_to);
+	mg_state_load_report_clear(&report);
+	b.taken = mg_boot_local_macs();
+	b.boot_id = mg_boot_id_read();
+	b.state_dir = state_dir;
+	b.now = g_get_real_time() / G_USEC_PER_SEC;
+
+	dir = g_dir_open(keyfile_dir, 0, error);
+	if (dir == NULL)
+		return FALSE;
+	while ((name = g_dir_read_name(dir)) != NULL) {
+		if (g_str_has_suffix(name, ".nmconnection"))
+			g_ptr_array_add(names, g_build_filename(keyfile_dir, name, NULL));
+	}
+	for (guint i = 0; i < names->len; i++) {
+		if (mg_boot_profile(&b, keyfile_dir, g_ptr_array_index(names, i)))
+			(*rewritten)++;
+	}
+	return TRUE;
+}
