@@ -39,25 +39,16 @@ mg_boot_group(GKeyFile *kf, const char *name, const char *alias)
 }
 
 typedef struct {
-	MgConfig config;
-	MgCatalogue *catalogue;
-	MgRandom *rng;
-	MgState *state;
+	MgRuntime rt;
 	GArray *taken;
-	char *boot_id;
-	const char *state_dir;
 	gint64 now;
 } MgBoot;
 
 static void
 mg_boot_clear(MgBoot *b)
 {
-	mg_config_clear(&b->config);
-	g_clear_pointer(&b->catalogue, mg_catalogue_free);
-	g_clear_pointer(&b->rng, mg_random_free);
-	g_clear_pointer(&b->state, mg_state_free);
+	mg_runtime_clear(&b->rt);
 	g_clear_pointer(&b->taken, g_array_unref);
-	g_clear_pointer(&b->boot_id, g_free);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(MgBoot, mg_boot_clear)
@@ -71,7 +62,7 @@ mg_boot_profile(MgBoot *b, const char *dir, const char *path)
 	g_autoptr(NMConnection) connection = NULL;
 	g_autofree char *data = NULL;
 	g_autofree char *stable_id = NULL;
-	MgScheduleState st = { 0 };
+	MgScheduleState st;
 	MgProfileState *p;
 	MgPolicy policy;
 	MgDecision d;
@@ -90,27 +81,20 @@ mg_boot_profile(MgBoot *b, const char *dir, const char *path)
 	klass = mg_profile_class(connection);
 	if (klass == MG_CLASS_NONE || nm_connection_get_uuid(connection) == NULL)
 		return FALSE;
-	p = mg_state_get_profile(b->state, nm_connection_get_uuid(connection));
+	p = mg_state_get_profile(b->rt.state, nm_connection_get_uuid(connection));
 	if (p != NULL && p->user_owned)
 		return FALSE;
-	if (mg_profile_set_by_hand(b->state, p, mg_profile_cloned_mac(connection, klass)))
+	if (mg_profile_set_by_hand(b->rt.state, p, mg_profile_cloned_mac(connection, klass)))
 		return FALSE; /* the running service marks and reports it */
-	mg_profile_policy(&b->config, b->catalogue, connection, klass, &policy);
-	if (p != NULL) {
-		st.has_address = p->has_address;
-		st.assigned_at = p->assigned_at;
-		st.due_at = p->due_at;
-		st.used = p->used;
-		st.pending = p->pending;
-		st.boot_id = p->boot_id;
-	}
-	d = mg_schedule_decide(&policy, &st, FALSE, b->boot_id, b->now, MG_EVENT_BOOT);
+	mg_profile_policy(&b->rt.config, b->rt.catalogue, connection, klass, &policy);
+	mg_profile_schedule_state(p, &st);
+	d = mg_schedule_decide(&policy, &st, FALSE, b->rt.boot_id, b->now, MG_EVENT_BOOT);
 	if (d.action != MG_ACTION_ASSIGN_NOW) {
 		mg_policy_clear(&policy);
 		return FALSE;
 	}
 	if (!mg_profile_draw(
-		b->catalogue, b->state, b->rng, klass, &policy, b->taken, &mac, &error)) {
+		b->rt.catalogue, b->rt.state, b->rt.rng, klass, &policy, b->taken, &mac, &error)) {
 		g_warning("profile '%s': no address to give it: %s",
 			  nm_connection_get_id(connection),
 			  error->message);
@@ -130,19 +114,19 @@ mg_boot_profile(MgBoot *b, const char *dir, const char *path)
 		stable_id = mg_profile_new_stable_id();
 		g_key_file_set_string(kf, "connection", "stable-id", stable_id);
 	}
-	mg_random_fill(b->rng, &jitter, sizeof(jitter));
+	mg_random_fill(b->rt.rng, &jitter, sizeof(jitter));
 	/* The state first: if the keyfile write is then lost, the profile keeps
 	 * an address the history knows, never one macguise would hand out again. */
-	p = mg_state_ensure_profile(b->state, nm_connection_get_uuid(connection));
-	mg_state_assign(
-	    b->state, p, &mac, b->now, mg_schedule_due_at(&policy, b->now, jitter), b->boot_id);
+	p = mg_state_ensure_profile(b->rt.state, nm_connection_get_uuid(connection));
+	mg_state_assign(b->rt.state,
+			p,
+			&mac,
+			b->now,
+			mg_schedule_due_at(&policy, b->now, jitter),
+			b->rt.boot_id);
 	mg_policy_clear(&policy);
-	if (!mg_state_save(b->state, b->state_dir, &error)) {
-		g_warning("profile '%s' keeps its address: %s",
-			  nm_connection_get_id(connection),
-			  error->message);
-		return FALSE;
-	}
+	if (!mg_runtime_save(&b->rt))
+		return FALSE; /* logged; the profile keeps its address */
 	data = g_key_file_to_data(kf, &len, NULL);
 	if (!g_file_set_contents_full(path,
 				      data,
@@ -154,7 +138,7 @@ mg_boot_profile(MgBoot *b, const char *dir, const char *path)
 		return FALSE;
 	}
 	{
-		g_autofree char *digest = mg_state_log_digest(b->state, &mac);
+		g_autofree char *digest = mg_state_log_digest(b->rt.state, &mac);
 		g_message("profile '%s': new address #%s at boot (%s)",
 			  nm_connection_get_id(connection),
 			  digest,
@@ -174,32 +158,13 @@ mg_boot_run(const char *keyfile_dir,
 {
 	g_auto(MgBoot) b = { 0 };
 	g_autoptr(GDir) dir = NULL;
-	g_autoptr(GError) config_error = NULL;
 	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
-	MgStateLoadReport report;
 	const char *name;
 
 	*rewritten = 0;
-	mg_config_init_default(&b.config);
-	if (!mg_config_load_file(&b.config, config_path, &config_error))
-		g_warning("%s; using the built-in defaults", config_error->message);
-	b.catalogue = mg_catalogue_new_builtin(error);
-	if (b.catalogue == NULL)
+	if (!mg_runtime_init(&b.rt, state_dir, config_path, error))
 		return FALSE;
-	b.rng = mg_random_new_system(error);
-	if (b.rng == NULL)
-		return FALSE;
-	b.state = mg_state_load(state_dir, &report, error);
-	if (b.state == NULL)
-		return FALSE;
-	if (report.origin == MG_STATE_RECOVERED)
-		g_warning("the state file was unusable (%s); it was kept as %s",
-			  report.reason,
-			  report.moved_to);
-	mg_state_load_report_clear(&report);
 	b.taken = mg_boot_local_macs();
-	b.boot_id = mg_boot_id_read();
-	b.state_dir = state_dir;
 	b.now = g_get_real_time() / G_USEC_PER_SEC;
 
 	dir = g_dir_open(keyfile_dir, 0, error);

@@ -6,6 +6,7 @@
 #include "mg-profile.h"
 
 #include <sodium.h>
+#include <string.h>
 
 #include "mg-generator.h"
 
@@ -149,4 +150,75 @@ mg_boot_id_read(void)
 	if (!g_file_get_contents("/proc/sys/kernel/random/boot_id", &text, NULL, NULL))
 		return g_strdup("");
 	return g_strdup(g_strstrip(text));
+}
+
+gboolean
+mg_runtime_init(MgRuntime *rt, const char *state_dir, const char *config_path, GError **error)
+{
+	g_autoptr(GError) config_error = NULL;
+	MgStateLoadReport report;
+
+	memset(rt, 0, sizeof(*rt));
+	mg_config_init_default(&rt->config);
+	if (!mg_config_load_file(&rt->config, config_path, &config_error))
+		g_warning("%s; using the built-in defaults", config_error->message);
+	rt->catalogue = mg_catalogue_new_builtin(error);
+	if (rt->catalogue == NULL)
+		return FALSE;
+	rt->rng = mg_random_new_system(error);
+	if (rt->rng == NULL)
+		return FALSE;
+	rt->state = mg_state_load(state_dir, &report, error);
+	if (rt->state == NULL)
+		return FALSE;
+	if (report.origin == MG_STATE_RECOVERED)
+		g_warning("the state file was unusable (%s); it was kept as %s and macguise starts "
+			  "afresh",
+			  report.reason,
+			  report.moved_to);
+	mg_state_load_report_clear(&report);
+	rt->state_dir = g_strdup(state_dir);
+	rt->boot_id = mg_boot_id_read();
+	return TRUE;
+}
+
+void
+mg_runtime_clear(MgRuntime *rt)
+{
+	mg_config_clear(&rt->config);
+	g_clear_pointer(&rt->catalogue, mg_catalogue_free);
+	g_clear_pointer(&rt->rng, mg_random_free);
+	g_clear_pointer(&rt->state, mg_state_free);
+	g_clear_pointer(&rt->state_dir, g_free);
+	g_clear_pointer(&rt->boot_id, g_free);
+}
+
+gboolean
+mg_runtime_save(MgRuntime *rt)
+{
+	g_autoptr(GError) error = NULL;
+
+	mg_state_prune_history(rt->state,
+			       g_get_real_time() / G_USEC_PER_SEC,
+			       rt->config.history_max_age,
+			       rt->config.history_max_entries);
+	if (!mg_state_save(rt->state, rt->state_dir, &error)) {
+		g_warning("%s", error->message);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+void
+mg_profile_schedule_state(const MgProfileState *p, MgScheduleState *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (p == NULL)
+		return;
+	st->has_address = p->has_address;
+	st->assigned_at = p->assigned_at;
+	st->due_at = p->due_at;
+	st->used = p->used;
+	st->pending = p->pending;
+	st->boot_id = p->boot_id;
 }

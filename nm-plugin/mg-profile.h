@@ -6,11 +6,34 @@
 #include "mg-catalogue.h"
 #include "mg-config.h"
 #include "mg-random.h"
+#include "mg-schedule.h"
 #include "mg-state.h"
 
 G_BEGIN_DECLS
 
+/* What the running service and the boot step both load at start. */
+typedef struct {
+	MgConfig config;
+	MgCatalogue *catalogue;
+	MgRandom *rng;
+	MgState *state;
+	char *state_dir;
+	char *boot_id;
+} MgRuntime;
+
+/* A bad macguise.conf is reported and the defaults used; an unusable state
+ * file is reported (it was moved aside); an unreadable one is an error. */
+gboolean
+mg_runtime_init(MgRuntime *rt, const char *state_dir, const char *config_path, GError **error);
+void mg_runtime_clear(MgRuntime *rt);
+/* Prunes the history to its bounds and saves; a failure is logged, the old
+ * file stays intact and the next change tries again. */
+gboolean mg_runtime_save(MgRuntime *rt);
+
 /* What the running service and the boot step both decide about a profile. */
+
+/* The part of a profile's state the schedule reads; @p may be NULL. */
+void mg_profile_schedule_state(const MgProfileState *p, MgScheduleState *st);
 
 /* MG_CLASS_ETHERNET or MG_CLASS_WIFI by the profile type; NONE: not ours. */
 MgClass mg_profile_class(NMConnection *connection);

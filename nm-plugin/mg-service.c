@@ -20,17 +20,12 @@
 
 struct _MgService {
 	GObject parent_instance;
-	char *state_dir;
-	MgConfig config;
-	MgState *state;
-	MgCatalogue *catalogue;
-	MgRandom *rng;
+	MgRuntime rt;
 	NMClient *client;
 	GHashTable *active;    /* UUIDs of profiles with an active connection */
 	GHashTable *in_flight; /* UUIDs whose profile write has not returned */
 	GHashTable *wake_at;   /* UUID -> next instant worth waking for */
 	guint timer_id;
-	char *boot_id;
 };
 
 G_DEFINE_TYPE(MgService, mg_service, G_TYPE_OBJECT)
@@ -47,12 +42,7 @@ mg_service_finalize(GObject *object)
 	g_clear_pointer(&self->active, g_hash_table_unref);
 	g_clear_pointer(&self->in_flight, g_hash_table_unref);
 	g_clear_pointer(&self->wake_at, g_hash_table_unref);
-	g_clear_pointer(&self->state, mg_state_free);
-	g_clear_pointer(&self->catalogue, mg_catalogue_free);
-	g_clear_pointer(&self->rng, mg_random_free);
-	mg_config_clear(&self->config);
-	g_free(self->state_dir);
-	g_free(self->boot_id);
+	mg_runtime_clear(&self->rt);
 	G_OBJECT_CLASS(mg_service_parent_class)->finalize(object);
 }
 
@@ -73,21 +63,8 @@ mg_service_init(MgService *self)
 static gboolean
 mg_service_save(MgService *self)
 {
-	g_autoptr(GError) error = NULL;
-
-	mg_state_prune_history(self->state,
-			       g_get_real_time() / G_USEC_PER_SEC,
-			       self->config.history_max_age,
-			       self->config.history_max_entries);
-	if (!mg_state_save(self->state, self->state_dir, &error)) {
-		/* The old file is intact; the next change tries again. */
-		g_warning("%s", error->message);
-		return FALSE;
-	}
-	return TRUE;
+	return mg_runtime_save(&self->rt);
 }
-
-/* Profiles ------------------------------------------------------------------ */
 
 /* The addresses local interfaces use, and were made with: never a candidate. */
 static GArray *
@@ -145,15 +122,15 @@ mg_service_assign_done(GObject *source, GAsyncResult *result, gpointer user_data
 	if (ret == NULL) {
 		g_warning("profile '%s': cannot write its new address: %s", a->id, error->message);
 	} else {
-		MgProfileState *p = mg_state_ensure_profile(self->state, a->uuid);
-		g_autofree char *digest = mg_state_log_digest(self->state, &a->mac);
+		MgProfileState *p = mg_state_ensure_profile(self->rt.state, a->uuid);
+		g_autofree char *digest = mg_state_log_digest(self->rt.state, &a->mac);
 		g_autofree char *text = mg_mac_to_string(&a->mac);
-		mg_state_assign(self->state,
+		mg_state_assign(self->rt.state,
 				p,
 				&a->mac,
 				g_get_real_time() / G_USEC_PER_SEC,
 				a->due_at,
-				self->boot_id);
+				self->rt.boot_id);
 		mg_service_save(self);
 		g_message("profile '%s': new address #%s (generation %" G_GUINT64_FORMAT ")",
 			  a->id,
@@ -178,8 +155,14 @@ mg_service_assign(MgService *self, NMRemoteConnection *rc, MgClass klass, const 
 	MgMac mac;
 	g_autoptr(GArray) taken = mg_service_device_macs(self);
 
-	if (!mg_profile_draw(
-		self->catalogue, self->state, self->rng, klass, policy, taken, &mac, &error)) {
+	if (!mg_profile_draw(self->rt.catalogue,
+			     self->rt.state,
+			     self->rt.rng,
+			     klass,
+			     policy,
+			     taken,
+			     &mac,
+			     &error)) {
 		g_warning("profile '%s': no address to give it: %s",
 			  nm_connection_get_id(connection),
 			  error->message);
@@ -208,7 +191,7 @@ mg_service_assign(MgService *self, NMRemoteConnection *rc, MgClass klass, const 
 			     NULL);
 	}
 
-	mg_random_fill(self->rng, &jitter, sizeof(jitter));
+	mg_random_fill(self->rt.rng, &jitter, sizeof(jitter));
 	a = g_new0(MgAssignment, 1);
 	a->self = g_object_ref(self);
 	a->uuid = g_strdup(nm_connection_get_uuid(connection));
@@ -235,22 +218,22 @@ mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 	MgClass klass = mg_profile_class(connection);
 	gboolean active;
 	MgProfileState *p;
-	MgScheduleState st = { 0 };
+	MgScheduleState st;
 	MgPolicy policy;
 	MgDecision d;
 	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
 
 	if (klass == MG_CLASS_NONE || uuid == NULL || g_hash_table_contains(self->in_flight, uuid))
 		return;
-	mg_profile_policy(&self->config, self->catalogue, connection, klass, &policy);
-	p = mg_state_get_profile(self->state, uuid);
+	mg_profile_policy(&self->rt.config, self->rt.catalogue, connection, klass, &policy);
+	p = mg_state_get_profile(self->rt.state, uuid);
 	if (policy.mode == MG_MODE_OFF || (p != NULL && p->user_owned)) {
 		g_hash_table_remove(self->wake_at, uuid);
 		mg_policy_clear(&policy);
 		return;
 	}
-	if (mg_profile_set_by_hand(self->state, p, mg_profile_cloned_mac(connection, klass))) {
-		p = mg_state_ensure_profile(self->state, uuid);
+	if (mg_profile_set_by_hand(self->rt.state, p, mg_profile_cloned_mac(connection, klass))) {
+		p = mg_state_ensure_profile(self->rt.state, uuid);
 		p->user_owned = TRUE;
 		mg_service_save(self);
 		g_message("profile '%s': its MAC address was set by hand; macguise leaves it alone",
@@ -261,19 +244,12 @@ mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 	}
 
 	active = g_hash_table_contains(self->active, uuid);
-	if (p != NULL) {
-		if (event == MG_EVENT_ACTIVATED && !p->used) {
-			p->used = TRUE;
-			mg_service_save(self);
-		}
-		st.has_address = p->has_address;
-		st.assigned_at = p->assigned_at;
-		st.due_at = p->due_at;
-		st.used = p->used;
-		st.pending = p->pending;
-		st.boot_id = p->boot_id;
+	if (p != NULL && event == MG_EVENT_ACTIVATED && !p->used) {
+		p->used = TRUE;
+		mg_service_save(self);
 	}
-	d = mg_schedule_decide(&policy, &st, active, self->boot_id, now, event);
+	mg_profile_schedule_state(p, &st);
+	d = mg_schedule_decide(&policy, &st, active, self->rt.boot_id, now, event);
 	g_debug("profile '%s': %s (%s)",
 		nm_connection_get_id(connection),
 		mg_action_to_string(d.action),
@@ -285,7 +261,7 @@ mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 		break;
 	case MG_ACTION_ASSIGN_AT_DEACTIVATION:
 		g_hash_table_remove(self->wake_at, uuid);
-		p = mg_state_ensure_profile(self->state, uuid);
+		p = mg_state_ensure_profile(self->rt.state, uuid);
 		if (!p->pending) {
 			p->pending = TRUE;
 			mg_service_save(self);
@@ -419,7 +395,7 @@ mg_service_connection_removed(NMClient *client, NMRemoteConnection *rc, gpointer
 	MgService *self = user_data;
 	const char *uuid = nm_connection_get_uuid(NM_CONNECTION(rc));
 	/* The history keeps its addresses; only the profile's entry goes. */
-	if (uuid != NULL && mg_state_remove_profile(self->state, uuid))
+	if (uuid != NULL && mg_state_remove_profile(self->rt.state, uuid))
 		mg_service_save(self);
 	if (uuid != NULL)
 		g_hash_table_remove(self->wake_at, uuid);
@@ -491,28 +467,8 @@ MgService *
 mg_service_new(const char *state_dir, const char *config_path, GError **error)
 {
 	g_autoptr(MgService) self = g_object_new(MG_TYPE_SERVICE, NULL);
-	g_autoptr(GError) config_error = NULL;
-	MgStateLoadReport report;
 
-	mg_config_init_default(&self->config);
-	if (!mg_config_load_file(&self->config, config_path, &config_error))
-		g_warning("%s; using the built-in defaults", config_error->message);
-	self->catalogue = mg_catalogue_new_builtin(error);
-	if (self->catalogue == NULL)
+	if (!mg_runtime_init(&self->rt, state_dir, config_path, error))
 		return NULL;
-	self->rng = mg_random_new_system(error);
-	if (self->rng == NULL)
-		return NULL;
-	self->state_dir = g_strdup(state_dir);
-	self->state = mg_state_load(state_dir, &report, error);
-	if (self->state == NULL)
-		return NULL;
-	if (report.origin == MG_STATE_RECOVERED)
-		g_warning("the state file was unusable (%s); it was kept as %s and macguise starts "
-			  "afresh",
-			  report.reason,
-			  report.moved_to);
-	mg_state_load_report_clear(&report);
-	self->boot_id = mg_boot_id_read();
 	return g_steal_pointer(&self);
 }
