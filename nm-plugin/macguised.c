@@ -11,6 +11,7 @@
 
 #include "mg-boot.h"
 #include "mg-config.h"
+#include "mg-dbus-api.h"
 #include "mg-service.h"
 #include "mg-state.h"
 
@@ -67,6 +68,7 @@ main(int argc, char **argv)
 	g_autoptr(MgService) service = NULL;
 	g_autofree char *state_dir = NULL;
 	g_autofree char *config_path = NULL;
+	guint owner;
 
 	setlocale(LC_ALL, "");
 	bindtextdomain(GETTEXT_PACKAGE, LOCALEDIR);
@@ -117,6 +119,8 @@ main(int argc, char **argv)
 	g_unix_signal_add(SIGTERM, mg_quit, loop);
 	g_unix_signal_add(SIGINT, mg_quit, loop);
 	mg_service_start(service);
+	owner = mg_dbus_api_own(service, G_CALLBACK(g_main_loop_quit), loop);
 	g_main_loop_run(loop);
+	g_bus_unown_name(owner);
 	return 0;
 }

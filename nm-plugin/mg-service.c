@@ -22,15 +22,19 @@ struct _MgService {
 	GObject parent_instance;
 	MgRuntime rt;
 	NMClient *client;
-	GHashTable *active;    /* UUIDs of profiles with an active connection */
-	GHashTable *in_flight; /* UUIDs whose profile write has not returned */
-	GHashTable *wake_at;   /* UUID -> next instant worth waking for */
+	GHashTable *active;     /* UUIDs of profiles with an active connection */
+	GHashTable *in_flight;  /* UUIDs whose profile write has not returned */
+	GHashTable *wake_at;    /* UUID -> next instant worth waking for */
+	GHashTable *reactivate; /* UUIDs to bring up again once their write is done */
 	guint timer_id;
+	char *config_path;
+	GHashTable *verdicts; /* UUID -> "verdict\nevidence" */
 };
 
 G_DEFINE_TYPE(MgService, mg_service, G_TYPE_OBJECT)
 
 static void mg_service_evaluate_all(MgService *self, MgEvent event);
+static void mg_service_reactivate_done(GObject *source, GAsyncResult *result, gpointer user_data);
 
 static void
 mg_service_finalize(GObject *object)
@@ -43,6 +47,9 @@ mg_service_finalize(GObject *object)
 	g_clear_pointer(&self->in_flight, g_hash_table_unref);
 	g_clear_pointer(&self->wake_at, g_hash_table_unref);
 	mg_runtime_clear(&self->rt);
+	g_clear_pointer(&self->verdicts, g_hash_table_unref);
+	g_clear_pointer(&self->reactivate, g_hash_table_unref);
+	g_free(self->config_path);
 	G_OBJECT_CLASS(mg_service_parent_class)->finalize(object);
 }
 
@@ -58,6 +65,8 @@ mg_service_init(MgService *self)
 	self->active = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	self->in_flight = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	self->wake_at = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	self->verdicts = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	self->reactivate = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 }
 
 static gboolean
@@ -137,6 +146,17 @@ mg_service_assign_done(GObject *source, GAsyncResult *result, gpointer user_data
 			  digest,
 			  p->generation);
 		g_debug("profile '%s': new address %s", a->id, text);
+	}
+	if (g_hash_table_remove(self->reactivate, a->uuid)) {
+		/* Rotated on request while up: bring it up again so the new MAC
+		 * takes effect now rather than at the next activation. */
+		nm_client_activate_connection_async(self->client,
+						    NM_CONNECTION(source),
+						    NULL,
+						    NULL,
+						    NULL,
+						    mg_service_reactivate_done,
+						    NULL);
 	}
 	mg_assignment_free(a);
 	/* Anything that happened while the write was under way. */
@@ -470,5 +490,210 @@ mg_service_new(const char *state_dir, const char *config_path, GError **error)
 
 	if (!mg_runtime_init(&self->rt, state_dir, config_path, error))
 		return NULL;
+	self->config_path = g_strdup(config_path);
 	return g_steal_pointer(&self);
+}
+
+/* The D-Bus API's operations ------------------------------------------------------ */
+
+GVariant *
+mg_service_get_status(MgService *self)
+{
+	GVariantBuilder list;
+	const GPtrArray *connections =
+	    self->client != NULL ? nm_client_get_connections(self->client) : NULL;
+
+	g_variant_builder_init(&list, G_VARIANT_TYPE("aa{sv}"));
+	for (guint i = 0; connections != NULL && i < connections->len; i++) {
+		NMConnection *c = NM_CONNECTION(g_ptr_array_index(connections, i));
+		MgClass klass = mg_profile_class(c);
+		const char *uuid = nm_connection_get_uuid(c);
+		const MgProfileState *p;
+		const char *verdict;
+		GVariantBuilder d;
+		MgPolicy policy;
+		g_autofree char *mode = NULL;
+		g_autofree char *rotate = NULL;
+
+		if (klass == MG_CLASS_NONE || uuid == NULL)
+			continue;
+		mg_profile_policy(&self->rt.config, self->rt.catalogue, c, klass, &policy);
+		mode = mg_policy_get(&policy, "mode");
+		rotate = mg_policy_get(&policy, "rotate");
+		mg_policy_clear(&policy);
+		p = mg_state_get_profile(self->rt.state, uuid);
+		g_variant_builder_init(&d, G_VARIANT_TYPE("a{sv}"));
+		g_variant_builder_add(&d, "{sv}", "uuid", g_variant_new_string(uuid));
+		g_variant_builder_add(
+		    &d, "{sv}", "id", g_variant_new_string(nm_connection_get_id(c)));
+		g_variant_builder_add(
+		    &d, "{sv}", "class", g_variant_new_string(mg_class_to_string(klass)));
+		g_variant_builder_add(&d, "{sv}", "mode", g_variant_new_string(mode));
+		g_variant_builder_add(&d, "{sv}", "rotate", g_variant_new_string(rotate));
+		g_variant_builder_add(
+		    &d,
+		    "{sv}",
+		    "active",
+		    g_variant_new_boolean(g_hash_table_contains(self->active, uuid)));
+		g_variant_builder_add(
+		    &d, "{sv}", "user-owned", g_variant_new_boolean(p != NULL && p->user_owned));
+		g_variant_builder_add(
+		    &d, "{sv}", "pending", g_variant_new_boolean(p != NULL && p->pending));
+		if (p != NULL && p->has_address) {
+			g_autofree char *mac = mg_mac_to_string(&p->address);
+			g_variant_builder_add(&d, "{sv}", "address", g_variant_new_string(mac));
+			g_variant_builder_add(
+			    &d, "{sv}", "assigned-at", g_variant_new_int64(p->assigned_at));
+			g_variant_builder_add(&d, "{sv}", "due-at", g_variant_new_int64(p->due_at));
+			g_variant_builder_add(
+			    &d, "{sv}", "generation", g_variant_new_uint64(p->generation));
+			g_variant_builder_add(
+			    &d, "{sv}", "conflicts", g_variant_new_uint32(p->conflicts));
+		}
+		verdict = g_hash_table_lookup(self->verdicts, uuid);
+		if (verdict != NULL) {
+			g_auto(GStrv) parts = g_strsplit(verdict, "\n", 2);
+			g_variant_builder_add(
+			    &d, "{sv}", "verdict", g_variant_new_string(parts[0]));
+			g_variant_builder_add(
+			    &d,
+			    "{sv}",
+			    "evidence",
+			    g_variant_new_string(parts[1] != NULL ? parts[1] : ""));
+		}
+		g_variant_builder_add_value(&list, g_variant_builder_end(&d));
+	}
+	return g_variant_builder_end(&list);
+}
+
+static NMRemoteConnection *
+mg_service_lookup_profile(MgService *self, const char *profile, GError **error)
+{
+	NMRemoteConnection *rc = NULL;
+
+	if (self->client != NULL) {
+		rc = nm_client_get_connection_by_uuid(self->client, profile);
+		if (rc == NULL)
+			rc = nm_client_get_connection_by_id(self->client, profile);
+	}
+	if (rc == NULL || mg_profile_class(NM_CONNECTION(rc)) == MG_CLASS_NONE) {
+		g_set_error(error,
+			    G_IO_ERROR,
+			    G_IO_ERROR_NOT_FOUND,
+			    "no Ethernet or Wi-Fi profile '%s'",
+			    profile);
+		return NULL;
+	}
+	return rc;
+}
+
+static void
+mg_service_reactivate_done(GObject *source, GAsyncResult *result, gpointer user_data)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(NMActiveConnection) ac =
+	    nm_client_activate_connection_finish(NM_CLIENT(source), result, &error);
+	if (ac == NULL)
+		g_warning("cannot re-activate with the new address: %s", error->message);
+}
+
+static gboolean
+mg_service_rotate_one(MgService *self, NMRemoteConnection *rc, gboolean now)
+{
+	NMConnection *c = NM_CONNECTION(rc);
+	const char *uuid = nm_connection_get_uuid(c);
+	MgClass klass = mg_profile_class(c);
+	MgProfileState *p = mg_state_get_profile(self->rt.state, uuid);
+	gboolean active = g_hash_table_contains(self->active, uuid);
+	MgPolicy policy;
+
+	mg_profile_policy(&self->rt.config, self->rt.catalogue, c, klass, &policy);
+	if (policy.mode == MG_MODE_OFF || (p != NULL && p->user_owned) ||
+	    g_hash_table_contains(self->in_flight, uuid)) {
+		mg_policy_clear(&policy);
+		return FALSE;
+	}
+	if (active && !now) {
+		p = mg_state_ensure_profile(self->rt.state, uuid);
+		p->pending = TRUE;
+		mg_service_save(self);
+	} else {
+		mg_service_assign(self, rc, klass, &policy);
+		if (active)
+			g_hash_table_add(self->reactivate, g_strdup(uuid));
+	}
+	mg_policy_clear(&policy);
+	return TRUE;
+}
+
+guint
+mg_service_rotate(MgService *self, const char *profile, gboolean now, GError **error)
+{
+	guint count = 0;
+
+	if (profile[0] != '\0') {
+		NMRemoteConnection *rc = mg_service_lookup_profile(self, profile, error);
+		if (rc == NULL)
+			return 0;
+		return mg_service_rotate_one(self, rc, now) ? 1 : 0;
+	}
+	if (self->client != NULL) {
+		const GPtrArray *connections = nm_client_get_connections(self->client);
+		for (guint i = 0; connections != NULL && i < connections->len; i++) {
+			NMRemoteConnection *rc = g_ptr_array_index(connections, i);
+			if (mg_profile_class(NM_CONNECTION(rc)) != MG_CLASS_NONE &&
+			    mg_service_rotate_one(self, rc, now))
+				count++;
+		}
+	}
+	return count;
+}
+
+gboolean
+mg_service_reload(MgService *self, GError **error)
+{
+	MgConfig fresh;
+
+	mg_config_init_default(&fresh);
+	if (!mg_config_load_file(&fresh, self->config_path, error)) {
+		mg_config_clear(&fresh);
+		return FALSE;
+	}
+	mg_config_clear(&self->rt.config);
+	self->rt.config = fresh;
+	if (self->client != NULL && nm_client_get_nm_running(self->client))
+		mg_service_evaluate_all(self, MG_EVENT_SEEN);
+	return TRUE;
+}
+
+gboolean
+mg_service_report_verdict(MgService *self,
+			  const char *profile,
+			  const char *iface,
+			  const char *verdict,
+			  const char *evidence,
+			  GError **error)
+{
+	NMRemoteConnection *rc;
+
+	if (g_strcmp0(verdict, "clean") != 0 && g_strcmp0(verdict, "conflict") != 0 &&
+	    g_strcmp0(verdict, "unchecked") != 0) {
+		g_set_error(error,
+			    G_IO_ERROR,
+			    G_IO_ERROR_INVALID_ARGUMENT,
+			    "verdict '%s' is not clean, conflict or unchecked",
+			    verdict);
+		return FALSE;
+	}
+	rc = mg_service_lookup_profile(self, profile, error);
+	if (rc == NULL)
+		return FALSE;
+	g_hash_table_replace(self->verdicts,
+			     g_strdup(nm_connection_get_uuid(NM_CONNECTION(rc))),
+			     g_strdup_printf("%s\n%s", verdict, evidence));
+	g_message("profile '%s' on %s: link check says %s",
+		  nm_connection_get_id(NM_CONNECTION(rc)),
+		  iface,
+		  verdict);
+	return TRUE;
 }

@@ -16,4 +16,16 @@ MgService *mg_service_new(const char *state_dir, const char *config_path, GError
  * starts following profiles. */
 void mg_service_start(MgService *self);
 
+/* The D-Bus API's operations (see data/org.macguise.Daemon1.xml). */
+GVariant *mg_service_get_status(MgService *self);
+/* @profile: a UUID or id, or "" for every managed profile. */
+guint mg_service_rotate(MgService *self, const char *profile, gboolean now, GError **error);
+gboolean mg_service_reload(MgService *self, GError **error);
+gboolean mg_service_report_verdict(MgService *self,
+				   const char *profile,
+				   const char *iface,
+				   const char *verdict,
+				   const char *evidence,
+				   GError **error);
+
 G_END_DECLS

@@ -219,6 +219,70 @@ def boot_step_rewrites_due_profiles_before_networkmanager_starts():
     assert cloned("e1") == new  # the service agrees: no second rotation
 
 
+def dbus(method, *args, user=None):
+    cmd = ["gdbus", "call", "--system", "--dest", "org.macguise.Daemon1",
+           "--object-path", "/org/macguise/Daemon1", "--method", f"org.macguise.Daemon1.{method}", *args]
+    if user is not None:
+        cmd = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", *cmd]
+    return NM.run(*cmd, ns=NM.ns, check=False)
+
+
+def wait_for_api():
+    NM.wait_for("the D-Bus API", lambda: dbus("GetStatus").returncode == 0)
+
+
+@mgtap.test
+def dbus_status_lists_profiles_with_their_current_address():
+    wait_for_api()
+    out = dbus("GetStatus").stdout
+    for name in ("e1", "act", "e3"):
+        assert f"'{uuid_of(name)}'" in out, name
+        assert f"'{cloned(name)}'" in out, name
+    assert "'user-owned': <true>" in out  # e2
+    assert "'class': <'wifi'>" in out
+
+
+@mgtap.test
+def dbus_rotate_inactive_now_and_active_at_deactivation_or_now():
+    e1 = cloned("e1")
+    assert "(uint32 1,)" in dbus("Rotate", "e1", "false").stdout
+    wait_cloned("e1", other_than=e1)
+    NM.nmcli("connection", "up", "e3")
+    e3 = cloned("e3")
+    assert "(uint32 1,)" in dbus("Rotate", uuid_of("e3"), "false").stdout
+    time.sleep(1.0)
+    assert cloned("e3") == e3 and NM.link_mac() == e3  # waits for the deactivation
+    assert "'pending': <true>" in dbus("GetStatus").stdout
+    # --now: rewritten and re-activated, the new address on the link.
+    assert "(uint32 1,)" in dbus("Rotate", "e3", "true").stdout
+    new = wait_cloned("e3", other_than=e3)
+    NM.wait_for("the re-activation with the new address", lambda: NM.link_mac() == new)
+    NM.nmcli("connection", "down", "e3")
+    assert dbus("Rotate", "no-such-profile", "false").returncode != 0
+
+
+@mgtap.test
+def dbus_verdicts_show_in_status_and_bad_ones_are_refused():
+    assert dbus("ReportVerdict", "e1", "veth0", "clean", "no answer to NS or ARP in 200 ms").returncode == 0
+    out = dbus("GetStatus").stdout
+    assert "'verdict': <'clean'>" in out and "no answer to NS" in out
+    bad = dbus("ReportVerdict", "e1", "veth0", "maybe", "")
+    assert bad.returncode != 0 and "not clean, conflict or unchecked" in bad.stderr
+
+
+@mgtap.test
+def dbus_unprivileged_caller_may_read_but_not_change():
+    # The private bus lets anyone connect; macguised itself refuses non-root.
+    os.chmod(NM.dir, 0o711)
+    e1 = cloned("e1")
+    assert dbus("GetStatus", user=65534).returncode == 0
+    for args in (("Rotate", "e1", "true"), ("Reload",), ("ReportVerdict", "e1", "veth0", "conflict", "x")):
+        p = dbus(*args, user=65534)
+        assert p.returncode != 0 and "AccessDenied" in p.stderr, (args, p.stderr)
+    time.sleep(0.5)
+    assert cloned("e1") == e1
+
+
 @mgtap.test
 def no_earlier_address_in_state_or_default_level_log():
     current = {cloned(n) for n in ("e1", "act", "e3", "e4")} | {cloned("w1", "802-11-wireless")}
