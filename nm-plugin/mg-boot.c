@@ -8,15 +8,18 @@
 #include <NetworkManager.h>
 #include <string.h>
 
+#include "mg-neighbours.h"
 #include "mg-profile.h"
 #include "mg-schedule.h"
 
-/* Addresses the machine's interfaces have now: never a candidate. */
+/* Addresses the machine's interfaces have now, and its neighbours': never a
+ * candidate. */
 static GArray *
 mg_boot_local_macs(void)
 {
 	GArray *taken = g_array_new(FALSE, FALSE, sizeof(MgMac));
 	g_autoptr(GDir) dir = g_dir_open("/sys/class/net", 0, NULL);
+	g_autoptr(GArray) neighbours = NULL;
 	const char *name;
 
 	while (dir != NULL && (name = g_dir_read_name(dir)) != NULL) {
@@ -27,6 +30,9 @@ mg_boot_local_macs(void)
 		    mg_mac_parse(g_strstrip(text), &m, NULL))
 			g_array_append_val(taken, m);
 	}
+	neighbours = mg_neighbours_read(NULL);
+	if (neighbours != NULL)
+		g_array_append_vals(taken, neighbours->data, neighbours->len);
 	return taken;
 }
 

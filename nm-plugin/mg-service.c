@@ -14,6 +14,7 @@
 #include "mg-config.h"
 #include "mg-error.h"
 #include "mg-generator.h"
+#include "mg-neighbours.h"
 #include "mg-profile.h"
 #include "mg-schedule.h"
 #include "mg-state.h"
@@ -75,12 +76,15 @@ mg_service_save(MgService *self)
 	return mg_runtime_save(&self->rt);
 }
 
-/* The addresses local interfaces use, and were made with: never a candidate. */
+/* The addresses local interfaces use or were made with, and those of the
+ * stations in the kernel's neighbour tables: never a candidate. */
 static GArray *
 mg_service_device_macs(MgService *self)
 {
 	GArray *taken = g_array_new(FALSE, FALSE, sizeof(MgMac));
 	const GPtrArray *devices = nm_client_get_devices(self->client);
+	g_autoptr(GArray) neighbours = NULL;
+	g_autoptr(GError) error = NULL;
 
 	for (guint i = 0; devices != NULL && i < devices->len; i++) {
 		NMDevice *dev = g_ptr_array_index(devices, i);
@@ -96,6 +100,11 @@ mg_service_device_macs(MgService *self)
 				g_array_append_val(taken, m);
 		}
 	}
+	neighbours = mg_neighbours_read(&error);
+	if (neighbours == NULL)
+		g_warning("cannot read the neighbour tables: %s", error->message);
+	else
+		g_array_append_vals(taken, neighbours->data, neighbours->len);
 	return taken;
 }
 

@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 import mgtap  # noqa: E402
 from nmnetns import NmNetns  # noqa: E402
 
-MACGUISED, CLI = sys.argv[1], sys.argv[2]
+MACGUISED, CLI, NEIGHBOURS_DUMP = sys.argv[1], sys.argv[2], sys.argv[3]
 MAC_RE = re.compile(r"^[0-9a-f]{2}(:[0-9a-f]{2}){5}$")
 ASSIGNED = set()  # every address macguised gave any profile in this run
 
@@ -82,6 +82,22 @@ def new_ethernet_profile_gets_a_plausible_address_and_uses_it():
 def two_profiles_get_different_addresses():
     NM.add_ethernet("e2")
     assert wait_cloned("e2") != cloned("e1")
+
+
+@mgtap.test
+def neighbour_table_addresses_are_read():
+    # What macguised refuses as candidates includes every station in the
+    # kernel's neighbour tables, IPv4 and IPv6.
+    # On a second veth pair NetworkManager leaves unmanaged (veth0's
+    # profiles disable IPv6), inside the test's namespace.
+    NM.run("ip", "link", "add", "mgv0", "type", "veth", "peer", "name", "mgv1", ns=NM.ns)
+    NM.run("ip", "link", "set", "mgv0", "up", ns=NM.ns)
+    NM.run("ip", "neigh", "replace", "10.78.0.9", "lladdr", "8c:f8:c5:aa:bb:01", "dev", "mgv0",
+           "nud", "permanent", ns=NM.ns)
+    NM.run("ip", "-6", "neigh", "replace", "fe80::9", "lladdr", "b8:27:eb:aa:bb:02", "dev", "mgv0",
+           "nud", "permanent", ns=NM.ns)
+    seen = NM.run(NEIGHBOURS_DUMP, ns=NM.ns).stdout.split()
+    assert "8c:f8:c5:aa:bb:01" in seen and "b8:27:eb:aa:bb:02" in seen, seen
 
 
 @mgtap.test
@@ -188,7 +204,15 @@ def due_rotation_waits_for_an_active_profile_to_go_down():
 def networkmanager_restart_is_caught_up_with():
     NM.end("nm")
     time.sleep(0.5)
+    # macguised started while NetworkManager is absent waits for it.
+    log = os.path.join(NM.dir, "macguised.log")
+    starts = open(log, encoding="utf-8").read().count("following NetworkManager")
+    NM.end("macguised")
+    NM.start_macguised(MACGUISED)
+    time.sleep(0.5)
     NM.start_nm()
+    NM.wait_for("macguised to follow NetworkManager",
+                lambda: open(log, encoding="utf-8").read().count("following NetworkManager") > starts)
     NM.add_ethernet("e3")
     wait_cloned("e3", timeout=30)
 
