@@ -16,6 +16,12 @@
 
 #include "mg-mac.h"
 
+/* The kernel's NLMSG_* and RTA_* macros walk the buffer through char
+ * pointers. The buffer below is 4-byte aligned and the kernel pads every
+ * message and attribute to 4 bytes (NLMSG_ALIGNTO, RTA_ALIGNTO), so the
+ * casts clang warns about are aligned. */
+#pragma GCC diagnostic ignored "-Wcast-align"
+
 static void
 mg_neighbours_parse(GArray *out, const struct nlmsghdr *h)
 {
@@ -42,7 +48,7 @@ mg_neighbours_read(GError **error)
 		struct nlmsghdr h;
 		struct ndmsg nd;
 	} req = { 0 };
-	guint8 buf[16384];
+	guint32 buf[4096]; /* aligned for struct nlmsghdr */
 	gboolean done = FALSE;
 	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
 

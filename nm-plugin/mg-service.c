@@ -256,6 +256,18 @@ mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 		return;
 	mg_profile_policy(&self->rt.config, self->rt.catalogue, connection, klass, &policy);
 	p = mg_state_get_profile(self->rt.state, uuid);
+	if (p != NULL && p->user_owned) {
+		const char *cloned = mg_profile_cloned_mac(connection, klass);
+		/* Clearing the setting (nmcli ... cloned-mac-address "") hands
+		 * the profile back to macguise. */
+		if (cloned == NULL || cloned[0] == '\0') {
+			p->user_owned = FALSE;
+			p->has_address = FALSE;
+			mg_service_save(self);
+			g_message("profile '%s': handed back to macguise",
+				  nm_connection_get_id(connection));
+		}
+	}
 	if (policy.mode == MG_MODE_OFF || (p != NULL && p->user_owned)) {
 		g_hash_table_remove(self->wake_at, uuid);
 		mg_policy_clear(&policy);

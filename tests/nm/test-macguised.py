@@ -149,6 +149,19 @@ def restart_macguised(running=True):
 
 
 @mgtap.test
+def clearing_the_setting_hands_the_profile_back():
+    NM.add_ethernet("e5")
+    wait_cloned("e5")
+    NM.nmcli("connection", "modify", "e5", "802-3-ethernet.cloned-mac-address", "permanent")
+    NM.wait_for("e5 user-owned", lambda: "handed back" not in NM.log_tail("macguised")
+                and state_text().count("user-owned=true") == 2)
+    NM.nmcli("connection", "modify", "e5", "802-3-ethernet.cloned-mac-address", "")
+    mac = wait_cloned("e5")
+    assert lookup(mac)["in_catalogue"]
+    assert state_text().count("user-owned=true") == 1  # only e2 now
+
+
+@mgtap.test
 def macguised_restart_rotates_nothing():
     before = {n: cloned(n) for n in ("e1", "act")}
     restart_macguised()
@@ -286,6 +299,31 @@ def dbus_rotate_inactive_now_and_active_at_deactivation_or_now():
 
 
 @mgtap.test
+def dbus_reload_reads_the_configuration_again_and_rotate_all():
+    with open(os.path.join(NM.dir, "config", "macguise.conf"), "w") as f:
+        f.write("[wifi]\nmode=off\n")
+    assert "'mode': <'plausible'>" in dbus("GetStatus").stdout
+    assert dbus("Reload").returncode == 0
+    status = dbus("GetStatus").stdout
+    w1 = status[status.index(f"'{uuid_of('w1')}'"):]
+    assert w1.split("}")[0].count("'mode': <'off'>") == 1, w1[:300]
+    # A bad file is refused and changes nothing.
+    with open(os.path.join(NM.dir, "config", "macguise.conf"), "w") as f:
+        f.write("[wifi]\nmode=sometimes\n")
+    bad = dbus("Reload")
+    assert bad.returncode != 0 and "sometimes" in bad.stderr, bad.stderr
+    os.unlink(os.path.join(NM.dir, "config", "macguise.conf"))
+    assert dbus("Reload").returncode == 0
+    # Rotate "" rotates every managed profile (e2 is user-owned: not it).
+    before = {n: cloned(n) for n in ("e1", "e3")}
+    count = int(dbus("Rotate", "", "false").stdout.split()[1].rstrip(",)"))
+    assert count >= 4, count
+    for n, mac in before.items():
+        wait_cloned(n, other_than=mac)
+    assert cloned("e2") == "00:11:22:33:44:55"
+
+
+@mgtap.test
 def dbus_verdicts_show_in_status_and_bad_ones_are_refused():
     assert dbus("ReportVerdict", "e1", "veth0", "clean", "no answer to NS or ARP in 200 ms").returncode == 0
     out = dbus("GetStatus").stdout
@@ -309,7 +347,7 @@ def dbus_unprivileged_caller_may_read_but_not_change():
 
 @mgtap.test
 def no_earlier_address_in_state_or_default_level_log():
-    current = {cloned(n) for n in ("e1", "act", "e3", "e4")} | {cloned("w1", "802-11-wireless")}
+    current = {cloned(n) for n in ("e1", "act", "e3", "e4", "e5")} | {cloned("w1", "802-11-wireless")}
     earlier = ASSIGNED - current
     assert len(earlier) >= 19, len(earlier)
     text = state_text().lower()
