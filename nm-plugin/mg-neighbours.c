@@ -40,6 +40,19 @@ mg_neighbours_parse(GArray *out, const struct nlmsghdr *h)
 	}
 }
 
+/* Reports errno, closes @fd if it is open, and returns NULL. */
+static GArray *
+mg_neighbours_fail(int fd, GError **error)
+{
+	int saved = errno;
+
+	if (fd >= 0)
+		close(fd);
+	g_set_error(
+	    error, G_IO_ERROR, g_io_error_from_errno(saved), "netlink: %s", g_strerror(saved));
+	return NULL;
+}
+
 GArray *
 mg_neighbours_read(GError **error)
 {
@@ -52,44 +65,21 @@ mg_neighbours_read(GError **error)
 	gboolean done = FALSE;
 	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
 
-	if (fd < 0) {
-		int saved = errno;
-		g_set_error(error,
-			    G_IO_ERROR,
-			    g_io_error_from_errno(saved),
-			    "netlink: %s",
-			    g_strerror(saved));
-		return NULL;
-	}
+	if (fd < 0)
+		return mg_neighbours_fail(-1, error);
 	req.h.nlmsg_len = NLMSG_LENGTH(sizeof(req.nd));
 	req.h.nlmsg_type = RTM_GETNEIGH;
 	req.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
 	req.h.nlmsg_seq = 1;
 	req.nd.ndm_family = AF_UNSPEC;
-	if (send(fd, &req, req.h.nlmsg_len, 0) < 0) {
-		int saved = errno;
-		close(fd);
-		g_set_error(error,
-			    G_IO_ERROR,
-			    g_io_error_from_errno(saved),
-			    "netlink: %s",
-			    g_strerror(saved));
-		return NULL;
-	}
+	if (send(fd, &req, req.h.nlmsg_len, 0) < 0)
+		return mg_neighbours_fail(fd, error);
 	while (!done) {
 		ssize_t n = recv(fd, buf, sizeof(buf), 0);
-		if (n < 0) {
-			int saved = errno;
-			if (saved == EINTR)
-				continue;
-			close(fd);
-			g_set_error(error,
-				    G_IO_ERROR,
-				    g_io_error_from_errno(saved),
-				    "netlink: %s",
-				    g_strerror(saved));
-			return NULL;
-		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return mg_neighbours_fail(fd, error);
 		for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, (guint)n);
 		     h = NLMSG_NEXT(h, n)) {
 			if (h->nlmsg_type == NLMSG_DONE || h->nlmsg_type == NLMSG_ERROR) {
