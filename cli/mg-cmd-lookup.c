@@ -17,12 +17,6 @@ typedef struct {
 	const char *kind; /* "global", "local" or "multicast" */
 } MgLookup;
 
-static const char *
-mg_lookup_registry_name(MgBlockSize bits)
-{
-	return bits == MG_BLOCK_MA_L ? "MA-L" : bits == MG_BLOCK_MA_M ? "MA-M" : "MA-S";
-}
-
 static void
 mg_lookup_print(const MgLookup *l, gboolean have_registry)
 {
@@ -46,7 +40,7 @@ mg_lookup_print(const MgLookup *l, gboolean have_registry)
 		g_print("  %-10s %s (%s)\n",
 			_("block:"),
 			block,
-			mg_lookup_registry_name(l->entry->prefix.bits));
+			mg_block_size_to_string(l->entry->prefix.bits));
 		g_print("  %-10s %s\n", _("classes:"), mg_class_to_string(l->entry->classes));
 		g_print("  %-10s %s\n", _("era:"), mg_era_to_string(l->entry->era));
 		return;
@@ -57,7 +51,7 @@ mg_lookup_print(const MgLookup *l, gboolean have_registry)
 		g_print("  %-10s %s (%s %s)\n",
 			_("registry:"),
 			l->registry_owner,
-			mg_lookup_registry_name(l->registry_block.bits),
+			mg_block_size_to_string(l->registry_block.bits),
 			block);
 	} else if (have_registry) {
 		g_print("  %s\n", _("not registered to anyone in the IEEE registry"));

@@ -46,23 +46,11 @@ mg_entry_drawable_range(const MgCatalogueEntry *e, guint64 *lo, guint64 *hi)
 	return *lo <= *hi;
 }
 
-static gboolean
-mg_vendor_requested(const MgVendor *v, const char *const *vendors)
-{
-	if (vendors == NULL || vendors[0] == NULL)
-		return TRUE;
-	for (guint i = 0; vendors[i] != NULL; i++) {
-		if (g_ascii_strcasecmp(vendors[i], v->id) == 0 ||
-		    g_ascii_strcasecmp(vendors[i], v->name) == 0)
-			return TRUE;
-	}
-	return FALSE;
-}
-
 MgGenerator *
 mg_generator_new(MgCatalogue *catalogue, MgClass klass, const char *const *vendors, GError **error)
 {
 	g_autoptr(MgGenerator) gen = g_new0(MgGenerator, 1);
+	g_autoptr(GPtrArray) requested = g_ptr_array_new();
 	GPtrArray *all = mg_catalogue_get_vendors(catalogue);
 
 	g_return_val_if_fail(klass == MG_CLASS_WIFI || klass == MG_CLASS_ETHERNET, NULL);
@@ -70,8 +58,12 @@ mg_generator_new(MgCatalogue *catalogue, MgClass klass, const char *const *vendo
 	gen->vendors = g_array_new(FALSE, TRUE, sizeof(MgGeneratorVendor));
 	g_array_set_clear_func(gen->vendors, (GDestroyNotify)mg_generator_vendor_clear);
 
+	/* By the catalogue's own matching (id or name, any case). */
 	for (guint i = 0; vendors != NULL && vendors[i] != NULL; i++) {
-		if (mg_catalogue_find_vendor(catalogue, vendors[i]) == NULL) {
+		const MgVendor *v = mg_catalogue_find_vendor(catalogue, vendors[i]);
+		if (v != NULL) {
+			g_ptr_array_add(requested, (gpointer)v);
+		} else {
 			g_set_error(error,
 				    MG_ERROR,
 				    MG_ERROR_NOT_FOUND,
@@ -85,7 +77,7 @@ mg_generator_new(MgCatalogue *catalogue, MgClass klass, const char *const *vendo
 		const MgVendor *v = g_ptr_array_index(all, i);
 		MgGeneratorVendor gv = { v, 0, g_ptr_array_new() };
 
-		if (!mg_vendor_requested(v, vendors)) {
+		if (requested->len > 0 && !g_ptr_array_find(requested, v, NULL)) {
 			g_ptr_array_unref(gv.entries);
 			continue;
 		}

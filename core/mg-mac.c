@@ -167,6 +167,21 @@ mg_mac_oui(const MgMac *mac)
 	return (guint32)mac->octet[0] << 16 | (guint32)mac->octet[1] << 8 | mac->octet[2];
 }
 
+const char *
+mg_block_size_to_string(MgBlockSize bits)
+{
+	switch (bits) {
+	case MG_BLOCK_MA_L:
+		return "MA-L";
+	case MG_BLOCK_MA_M:
+		return "MA-M";
+	case MG_BLOCK_MA_S:
+		return "MA-S";
+	default:
+		g_return_val_if_reached("?");
+	}
+}
+
 gboolean
 mg_prefix_parse(const char *text, MgPrefix *prefix, GError **error)
 {

@@ -42,6 +42,8 @@ gboolean mg_mac_is_zero(const MgMac *mac);
 gboolean mg_mac_equal(const MgMac *a, const MgMac *b);
 guint32 mg_mac_oui(const MgMac *mac);
 
+/* "MA-L", "MA-M" or "MA-S": the registry a block of this size is in. */
+const char *mg_block_size_to_string(MgBlockSize bits);
 gboolean mg_prefix_parse(const char *text, MgPrefix *prefix, GError **error);
 /* Registry notation: upper-case hex digits, no separators ("8CF8C5"). */
 char *mg_prefix_to_string(const MgPrefix *prefix);

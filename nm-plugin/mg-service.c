@@ -363,12 +363,6 @@ mg_service_evaluate_all(MgService *self, MgEvent event)
 
 /* Following NetworkManager ------------------------------------------------------ */
 
-static NMRemoteConnection *
-mg_service_find_connection(MgService *self, const char *uuid)
-{
-	return nm_client_get_connection_by_uuid(self->client, uuid);
-}
-
 /* Activations and deactivations, from the list of active connections. */
 static void
 mg_service_active_changed(NMClient *client, GParamSpec *pspec, gpointer user_data)
@@ -387,7 +381,7 @@ mg_service_active_changed(NMClient *client, GParamSpec *pspec, gpointer user_dat
 	g_hash_table_iter_init(&iter, now);
 	while (g_hash_table_iter_next(&iter, &k, NULL)) {
 		if (!g_hash_table_contains(self->active, k)) {
-			NMRemoteConnection *rc = mg_service_find_connection(self, k);
+			NMRemoteConnection *rc = nm_client_get_connection_by_uuid(self->client, k);
 			g_hash_table_add(self->active, g_strdup(k));
 			if (rc != NULL)
 				mg_service_evaluate(self, rc, MG_EVENT_ACTIVATED);
@@ -397,7 +391,8 @@ mg_service_active_changed(NMClient *client, GParamSpec *pspec, gpointer user_dat
 	while (g_hash_table_iter_next(&iter, &k, NULL)) {
 		if (!g_hash_table_contains(now, k)) {
 			g_autofree char *uuid = g_strdup(k);
-			NMRemoteConnection *rc = mg_service_find_connection(self, uuid);
+			NMRemoteConnection *rc =
+			    nm_client_get_connection_by_uuid(self->client, uuid);
 			g_hash_table_iter_remove(&iter);
 			if (rc != NULL)
 				mg_service_evaluate(self, rc, MG_EVENT_DEACTIVATED);

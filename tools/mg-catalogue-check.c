@@ -14,21 +14,6 @@
 #include "mg-catalogue.h"
 #include "mg-ieee-registry.h"
 
-static const char *
-mg_registry_name(MgBlockSize bits)
-{
-	switch (bits) {
-	case MG_BLOCK_MA_L:
-		return "MA-L";
-	case MG_BLOCK_MA_M:
-		return "MA-M";
-	case MG_BLOCK_MA_S:
-		return "MA-S";
-	default:
-		return "?";
-	}
-}
-
 static gboolean
 mg_vendor_has_organization(const MgVendor *v, const char *org)
 {
@@ -79,7 +64,7 @@ mg_check_vendor(MgIeeeRegistry *reg, const MgVendor *v, gboolean strict_weights)
 				   e->line,
 				   v->id,
 				   hex,
-				   mg_registry_name(e->prefix.bits));
+				   mg_block_size_to_string(e->prefix.bits));
 			bad++;
 		} else if (!mg_vendor_has_organization(v, org)) {
 			g_printerr(
