@@ -22,9 +22,12 @@ mg_config_init_default(MgConfig *config)
 	mg_policy_init_default(&config->ethernet);
 	config->ethernet.rotate = MG_ROTATE_INTERVAL;
 	config->ethernet.interval = 7 * 86400;
-	/* Long enough for a Linux peer to answer an NS or ARP probe on a busy
-	 * LAN (typically well under 10 ms), short enough not to be felt. */
+	/* A wired peer answers an NS or ARP probe in well under 10 ms. On
+	 * Wi-Fi, an access point holds multicast for dozing stations until its
+	 * next DTIM beacon, commonly every 102.4 ms: 200 ms covers one such
+	 * period and the answer, and stays small beside DHCP's seconds. */
 	config->probe_window_ms = 200;
+	config->probes = MG_PROBE_ALL;
 	config->conflict_max_attempts = 3;
 	config->history_max_entries = 10000;
 	config->history_max_age = G_GINT64_CONSTANT(730) * 86400;
@@ -81,6 +84,18 @@ mg_config_load_global(MgConfig *config, GKeyFile *kf, GError **error)
 					    &config->probe_window_ms,
 					    error))
 				return FALSE;
+		} else if (g_strcmp0(k, "probes") == 0) {
+			g_autofree char *text = g_key_file_get_value(kf, "global", k, NULL);
+			g_autoptr(GError) local = NULL;
+			if (!mg_probe_kinds_parse(text, &config->probes, &local)) {
+				g_set_error(error,
+					    MG_ERROR,
+					    MG_ERROR_CONFIG,
+					    "[global] %s: %s",
+					    k,
+					    local->message);
+				return FALSE;
+			}
 		} else if (g_strcmp0(k, "conflict-max-attempts") == 0) {
 			if (!mg_config_uint(kf,
 					    "global",
@@ -121,7 +136,7 @@ mg_config_load_global(MgConfig *config, GKeyFile *kf, GError **error)
 			    MG_ERROR,
 			    MG_ERROR_CONFIG,
 			    _("[global] %s is not a setting; the settings are probe-window-ms, "
-			      "conflict-max-attempts, history-max-entries and history-max-age"),
+			      "probes, conflict-max-attempts, history-max-entries and history-max-age"),
 			    k);
 			return FALSE;
 		}

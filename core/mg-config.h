@@ -4,6 +4,7 @@
 #include <glib.h>
 
 #include "mg-policy.h"
+#include "mg-verdict.h"
 
 G_BEGIN_DECLS
 
@@ -12,7 +13,8 @@ G_BEGIN_DECLS
 typedef struct {
 	MgPolicy wifi;
 	MgPolicy ethernet;
-	guint probe_window_ms;       /* the pre-up uniqueness check's window */
+	guint probe_window_ms;       /* the pre-up uniqueness check's window; 0: off */
+	MgProbeKinds probes;         /* which probes it makes; 0: off */
 	guint conflict_max_attempts; /* reassignments after conflicts, then stop */
 	guint history_max_entries;   /* reuse-history bounds */
 	gint64 history_max_age;      /* seconds */

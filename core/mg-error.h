@@ -18,6 +18,7 @@ typedef enum {
 	MG_ERROR_POLICY,         /* a bad macguise.* key or value */
 	MG_ERROR_CONFIG,         /* a bad macguise.conf */
 	MG_ERROR_STATE,          /* the state file or key cannot be used */
+	MG_ERROR_HOOK_ENV,       /* the dispatcher's environment is malformed */
 } MgError;
 
 GQuark mg_error_quark(void);

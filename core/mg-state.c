@@ -32,6 +32,8 @@ mg_profile_state_free(MgProfileState *p)
 {
 	g_free(p->uuid);
 	g_free(p->boot_id);
+	g_free(p->evidence);
+	g_free(p->conflict_evidence);
 	g_free(p);
 }
 
@@ -197,6 +199,27 @@ mg_state_assign(MgState *state,
 	profile->pending = FALSE;
 }
 
+void
+mg_state_record_verdict(MgProfileState *profile,
+			MgVerdict verdict,
+			const char *evidence,
+			gint64 now)
+{
+	g_return_if_fail(verdict != MG_VERDICT_NONE && mg_evidence_is_valid(evidence));
+	profile->verdict = verdict;
+	g_free(profile->evidence);
+	profile->evidence = g_strdup(evidence);
+	profile->checked_at = now;
+	if (verdict == MG_VERDICT_CLEAN) {
+		profile->recovery_attempts = 0;
+		profile->recovery_failed = FALSE;
+	} else if (verdict == MG_VERDICT_CONFLICT) {
+		profile->conflict_at = now;
+		g_free(profile->conflict_evidence);
+		profile->conflict_evidence = g_strdup(evidence);
+	}
+}
+
 gboolean
 mg_state_was_used(MgState *state, const MgMac *mac)
 {
@@ -281,6 +304,23 @@ mg_state_to_data(MgState *state, gsize *len)
 		g_key_file_set_boolean(kf, group, "used", p->used);
 		g_key_file_set_boolean(kf, group, "pending", p->pending);
 		g_key_file_set_boolean(kf, group, "user-owned", p->user_owned);
+		/* Link checks: only once there was one. */
+		if (p->verdict != MG_VERDICT_NONE) {
+			g_key_file_set_string(
+			    kf, group, "verdict", mg_verdict_to_string(p->verdict));
+			g_key_file_set_string(kf, group, "evidence", p->evidence);
+			g_key_file_set_int64(kf, group, "checked-at", p->checked_at);
+		}
+		if (p->conflict_at != 0) {
+			g_key_file_set_int64(kf, group, "conflict-at", p->conflict_at);
+			g_key_file_set_string(
+			    kf, group, "conflict-evidence", p->conflict_evidence);
+		}
+		if (p->recovery_attempts != 0)
+			g_key_file_set_uint64(
+			    kf, group, "recovery-attempts", p->recovery_attempts);
+		if (p->recovery_failed)
+			g_key_file_set_boolean(kf, group, "recovery-failed", TRUE);
 	}
 	g_ptr_array_sort(digests, mg_strcmp_indirect);
 	for (guint i = 0; i < digests->len; i++) {
@@ -331,7 +371,7 @@ mg_state_get_bool(GKeyFile *kf, const char *group, const char *key, gboolean *ou
 	return TRUE;
 }
 
-static gboolean
+gboolean
 mg_uuid_is_valid(const char *uuid)
 {
 	gsize len = strlen(uuid);
@@ -346,11 +386,69 @@ mg_boot_id_is_valid(const char *boot_id)
 }
 
 static gboolean
+mg_state_get_evidence(
+    GKeyFile *kf, const char *group, const char *key, char **out, GError **error)
+{
+	g_autofree char *text = g_key_file_get_string(kf, group, key, NULL);
+	if (text == NULL || !mg_evidence_is_valid(text))
+		return mg_state_corrupt(
+		    error, _("[%s] %s is missing or not one short line of text"), group, key);
+	*out = g_steal_pointer(&text);
+	return TRUE;
+}
+
+/* The link-check keys: all optional, but each pair complete. */
+static gboolean
+mg_state_parse_checks(GKeyFile *kf, const char *group, MgProfileState *p, GError **error)
+{
+	gint64 n;
+
+	if (g_key_file_has_key(kf, group, "verdict", NULL)) {
+		g_autofree char *v = g_key_file_get_value(kf, group, "verdict", NULL);
+		if (!mg_verdict_parse(v, &p->verdict))
+			return mg_state_corrupt(
+			    error, _("[%s] verdict is not clean, conflict or unchecked"), group);
+		if (!mg_state_get_evidence(kf, group, "evidence", &p->evidence, error) ||
+		    !mg_state_get_int(kf, group, "checked-at", 0, &p->checked_at, error))
+			return FALSE;
+	} else if (g_key_file_has_key(kf, group, "evidence", NULL) ||
+		   g_key_file_has_key(kf, group, "checked-at", NULL)) {
+		return mg_state_corrupt(error, _("[%s] has evidence but no verdict"), group);
+	}
+	if (g_key_file_has_key(kf, group, "conflict-at", NULL)) {
+		if (!mg_state_get_int(kf, group, "conflict-at", 1, &p->conflict_at, error) ||
+		    !mg_state_get_evidence(
+			kf, group, "conflict-evidence", &p->conflict_evidence, error))
+			return FALSE;
+	} else if (g_key_file_has_key(kf, group, "conflict-evidence", NULL)) {
+		return mg_state_corrupt(
+		    error, _("[%s] has conflict-evidence but no conflict-at"), group);
+	}
+	if (g_key_file_has_key(kf, group, "recovery-attempts", NULL)) {
+		if (!mg_state_get_int(kf, group, "recovery-attempts", 1, &n, error))
+			return FALSE;
+		p->recovery_attempts = (guint)MIN(n, G_MAXUINT);
+	}
+	if (g_key_file_has_key(kf, group, "recovery-failed", NULL)) {
+		if (!mg_state_get_bool(kf, group, "recovery-failed", &p->recovery_failed, error))
+			return FALSE;
+		if (!p->recovery_failed)
+			return mg_state_corrupt(
+			    error, _("[%s] recovery-failed is written only when true"), group);
+	}
+	return TRUE;
+}
+
+static gboolean
 mg_state_parse_profile(MgState *state, GKeyFile *kf, const char *group, GError **error)
 {
-	static const char *const known[] = { "address",    "assigned-at", "due-at",
-					     "generation", "conflicts",   "boot-id",
-					     "used",       "pending",     "user-owned", NULL };
+	static const char *const known[] = {
+		"address",	   "assigned-at", "due-at",	       "generation",
+		"conflicts",	   "boot-id",	  "used",	       "pending",
+		"user-owned",	   "verdict",	  "evidence",	       "checked-at",
+		"conflict-at",	   "conflict-evidence", "recovery-attempts", "recovery-failed",
+		NULL
+	};
 	const char *uuid = group + strlen(MG_PROFILE_GROUP);
 	g_auto(GStrv) keys = g_key_file_get_keys(kf, group, NULL, NULL);
 	g_autofree char *address = NULL;
@@ -384,9 +482,11 @@ mg_state_parse_profile(MgState *state, GKeyFile *kf, const char *group, GError *
 	p->boot_id = g_key_file_get_value(kf, group, "boot-id", NULL);
 	if (p->boot_id == NULL || !mg_boot_id_is_valid(p->boot_id))
 		return mg_state_corrupt(error, _("[%s] boot-id is missing or not a boot id"), group);
-	return mg_state_get_bool(kf, group, "used", &p->used, error) &&
-	       mg_state_get_bool(kf, group, "pending", &p->pending, error) &&
-	       mg_state_get_bool(kf, group, "user-owned", &p->user_owned, error);
+	if (!mg_state_get_bool(kf, group, "used", &p->used, error) ||
+	    !mg_state_get_bool(kf, group, "pending", &p->pending, error) ||
+	    !mg_state_get_bool(kf, group, "user-owned", &p->user_owned, error))
+		return FALSE;
+	return mg_state_parse_checks(kf, group, p, error);
 }
 
 static gboolean

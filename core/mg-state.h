@@ -4,6 +4,7 @@
 #include <glib.h>
 
 #include "mg-mac.h"
+#include "mg-verdict.h"
 
 G_BEGIN_DECLS
 
@@ -27,6 +28,15 @@ typedef struct {
 	gboolean used;
 	gboolean pending;
 	gboolean user_owned; /* someone set the profile's MAC by hand: hands off */
+	/* The last link check, and the last conflict; evidence never names an
+	 * address. */
+	MgVerdict verdict;
+	char *evidence;
+	gint64 checked_at;
+	gint64 conflict_at; /* 0: none */
+	char *conflict_evidence;
+	guint recovery_attempts;  /* new addresses for conflicts since the last clean check */
+	gboolean recovery_failed; /* it stopped after the last allowed attempt */
 } MgProfileState;
 
 typedef enum {
@@ -44,6 +54,9 @@ typedef struct {
 void mg_state_load_report_clear(MgStateLoadReport *report);
 
 typedef struct _MgState MgState;
+
+/* A profile UUID as NetworkManager writes them (hex digits and dashes). */
+gboolean mg_uuid_is_valid(const char *uuid);
 
 /* Pure: parse and serialise. @key is the per-install history key. */
 MgState *mg_state_new_empty(const guint8 *key, gsize key_len);
@@ -77,6 +90,12 @@ void mg_state_assign(MgState *state,
 		     gint64 now,
 		     gint64 due_at,
 		     const char *boot_id);
+/* Records a link check of the profile's current address. A clean one ends
+ * any recovery; a conflict is kept as the last conflict too. */
+void mg_state_record_verdict(MgProfileState *profile,
+			     MgVerdict verdict,
+			     const char *evidence,
+			     gint64 now);
 /* Records @mac in the reuse history: it is never handed out again. */
 void mg_state_remember(MgState *state, const MgMac *mac, gint64 now);
 gboolean mg_state_was_used(MgState *state, const MgMac *mac);

@@ -81,14 +81,30 @@ mg_dbus_method_call(GDBusConnection *connection,
 			g_dbus_method_invocation_return_gerror(invocation, error);
 		else
 			g_dbus_method_invocation_return_value(invocation, NULL);
+	} else if (g_strcmp0(method_name, "GetLinkCheck") == 0) {
+		const char *profile;
+		g_variant_get(parameters, "(&s)", &profile);
+		g_dbus_method_invocation_return_value(
+		    invocation, mg_service_get_link_check(api->service, profile));
 	} else if (g_strcmp0(method_name, "ReportVerdict") == 0) {
-		const char *profile, *iface, *verdict, *evidence;
-		g_variant_get(parameters, "(&s&s&s&s)", &profile, &iface, &verdict, &evidence);
-		if (!mg_service_report_verdict(
-			api->service, profile, iface, verdict, evidence, &error))
+		const char *profile, *iface, *address, *verdict, *evidence;
+		const char *outcome;
+		guint32 duration_ms;
+		g_variant_get(parameters,
+			      "(&s&s&s&s&su)",
+			      &profile,
+			      &iface,
+			      &address,
+			      &verdict,
+			      &evidence,
+			      &duration_ms);
+		outcome = mg_service_report_verdict(
+		    api->service, profile, iface, address, verdict, evidence, duration_ms, &error);
+		if (outcome == NULL)
 			g_dbus_method_invocation_return_gerror(invocation, error);
 		else
-			g_dbus_method_invocation_return_value(invocation, NULL);
+			g_dbus_method_invocation_return_value(invocation,
+							      g_variant_new("(s)", outcome));
 	} else {
 		g_dbus_method_invocation_return_dbus_error(
 		    invocation, "org.freedesktop.DBus.Error.UnknownMethod", method_name);

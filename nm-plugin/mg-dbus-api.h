@@ -7,9 +7,6 @@
 
 G_BEGIN_DECLS
 
-#define MG_DBUS_NAME "org.macguise.Daemon1"
-#define MG_DBUS_PATH "/org/macguise/Daemon1"
-
 /* Owns MG_DBUS_NAME on the system bus ($DBUS_SYSTEM_BUS_ADDRESS in tests)
  * and exports @service there. @lost is called if the name cannot be had. */
 guint mg_dbus_api_own(MgService *service, GCallback lost, gpointer lost_data);

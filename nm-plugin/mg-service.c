@@ -14,6 +14,7 @@
 #include "mg-config.h"
 #include "mg-error.h"
 #include "mg-generator.h"
+#include "mg-hook-env.h"
 #include "mg-neighbours.h"
 #include "mg-profile.h"
 #include "mg-schedule.h"
@@ -26,10 +27,9 @@ struct _MgService {
 	GHashTable *active;     /* UUIDs of profiles with an active connection */
 	GHashTable *in_flight;  /* UUIDs whose profile write has not returned */
 	GHashTable *wake_at;    /* UUID -> next instant worth waking for */
-	GHashTable *reactivate; /* UUIDs to bring up again once their write is done */
+	GHashTable *reactivate; /* UUID -> interface ("": any) to bring it up on once written */
 	guint timer_id;
 	char *config_path;
-	GHashTable *verdicts; /* UUID -> "verdict\nevidence" */
 };
 
 G_DEFINE_TYPE(MgService, mg_service, G_TYPE_OBJECT)
@@ -48,7 +48,6 @@ mg_service_finalize(GObject *object)
 	g_clear_pointer(&self->in_flight, g_hash_table_unref);
 	g_clear_pointer(&self->wake_at, g_hash_table_unref);
 	mg_runtime_clear(&self->rt);
-	g_clear_pointer(&self->verdicts, g_hash_table_unref);
 	g_clear_pointer(&self->reactivate, g_hash_table_unref);
 	g_free(self->config_path);
 	G_OBJECT_CLASS(mg_service_parent_class)->finalize(object);
@@ -66,8 +65,7 @@ mg_service_init(MgService *self)
 	self->active = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	self->in_flight = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	self->wake_at = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-	self->verdicts = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-	self->reactivate = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	self->reactivate = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 }
 
 static gboolean
@@ -116,6 +114,7 @@ typedef struct {
 	char *id;
 	MgMac mac;
 	gint64 due_at;
+	gboolean for_conflict; /* a recovery, not a rotation */
 } MgAssignment;
 
 static void
@@ -149,6 +148,11 @@ mg_service_assign_done(GObject *source, GAsyncResult *result, gpointer user_data
 				g_get_real_time() / G_USEC_PER_SEC,
 				a->due_at,
 				self->rt.boot_id);
+		if (!a->for_conflict) {
+			/* A rotation starts afresh: earlier conflicts were elsewhere. */
+			p->recovery_attempts = 0;
+			p->recovery_failed = FALSE;
+		}
 		mg_service_save(self);
 		g_message("profile '%s': new address #%s (generation %" G_GUINT64_FORMAT ")",
 			  a->id,
@@ -156,24 +160,35 @@ mg_service_assign_done(GObject *source, GAsyncResult *result, gpointer user_data
 			  p->generation);
 		g_debug("profile '%s': new address %s", a->id, text);
 	}
-	if (g_hash_table_remove(self->reactivate, a->uuid)) {
-		/* Rotated on request while up: bring it up again so the new MAC
-		 * takes effect now rather than at the next activation. */
-		nm_client_activate_connection_async(self->client,
-						    NM_CONNECTION(source),
-						    NULL,
-						    NULL,
-						    NULL,
-						    mg_service_reactivate_done,
-						    NULL);
+	if (g_hash_table_lookup(self->reactivate, a->uuid) != NULL) {
+		/* Rotated while up, on request or after a conflict: bring it up
+		 * again so the new MAC takes effect now, on the same device. */
+		const char *iface = g_hash_table_lookup(self->reactivate, a->uuid);
+		NMDevice *device =
+		    iface[0] != '\0' ? nm_client_get_device_by_iface(self->client, iface) : NULL;
+		if (ret != NULL)
+			nm_client_activate_connection_async(self->client,
+							    NM_CONNECTION(source),
+							    device,
+							    NULL,
+							    NULL,
+							    mg_service_reactivate_done,
+							    NULL);
+		g_hash_table_remove(self->reactivate, a->uuid);
 	}
 	mg_assignment_free(a);
 	/* Anything that happened while the write was under way. */
 	mg_service_evaluate_all(self, MG_EVENT_TIMER);
 }
 
-static void
-mg_service_assign(MgService *self, NMRemoteConnection *rc, MgClass klass, const MgPolicy *policy)
+/* Draws an address and starts writing it into the profile; FALSE if there
+ * is none to give. */
+static gboolean
+mg_service_assign(MgService *self,
+		  NMRemoteConnection *rc,
+		  MgClass klass,
+		  const MgPolicy *policy,
+		  gboolean for_conflict)
 {
 	NMConnection *connection = NM_CONNECTION(rc);
 	g_autoptr(NMConnection) copy = nm_simple_connection_new_clone(connection);
@@ -195,7 +210,7 @@ mg_service_assign(MgService *self, NMRemoteConnection *rc, MgClass klass, const 
 		g_warning("profile '%s': no address to give it: %s",
 			  nm_connection_get_id(connection),
 			  error->message);
-		return;
+		return FALSE;
 	}
 	mg_mac_format(&mac, text);
 	if (klass == MG_CLASS_WIFI) {
@@ -227,6 +242,7 @@ mg_service_assign(MgService *self, NMRemoteConnection *rc, MgClass klass, const 
 	a->id = g_strdup(nm_connection_get_id(connection));
 	a->mac = mac;
 	a->due_at = mg_schedule_due_at(policy, g_get_real_time() / G_USEC_PER_SEC, jitter);
+	a->for_conflict = for_conflict;
 	g_hash_table_add(self->in_flight, g_strdup(a->uuid));
 	nm_remote_connection_update2(rc,
 				     nm_connection_to_dbus(copy, NM_CONNECTION_SERIALIZE_ALL),
@@ -235,6 +251,7 @@ mg_service_assign(MgService *self, NMRemoteConnection *rc, MgClass klass, const 
 				     NULL,
 				     mg_service_assign_done,
 				     a);
+	return TRUE;
 }
 
 /* Deciding -------------------------------------------------------------------- */
@@ -298,7 +315,7 @@ mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 	switch (d.action) {
 	case MG_ACTION_ASSIGN_NOW:
 		g_hash_table_remove(self->wake_at, uuid);
-		mg_service_assign(self, rc, klass, &policy);
+		mg_service_assign(self, rc, klass, &policy, FALSE);
 		break;
 	case MG_ACTION_ASSIGN_AT_DEACTIVATION:
 		g_hash_table_remove(self->wake_at, uuid);
@@ -512,6 +529,30 @@ mg_service_new(const char *state_dir, const char *config_path, GError **error)
 
 /* The D-Bus API's operations ------------------------------------------------------ */
 
+/* The link checks' part of a profile's status. */
+static void
+mg_service_add_checks(GVariantBuilder *d, const MgProfileState *p)
+{
+	if (p->verdict != MG_VERDICT_NONE) {
+		g_variant_builder_add(
+		    d, "{sv}", "verdict", g_variant_new_string(mg_verdict_to_string(p->verdict)));
+		g_variant_builder_add(d, "{sv}", "evidence", g_variant_new_string(p->evidence));
+		g_variant_builder_add(d, "{sv}", "checked-at", g_variant_new_int64(p->checked_at));
+	}
+	if (p->conflict_at != 0) {
+		g_variant_builder_add(
+		    d, "{sv}", "conflict-at", g_variant_new_int64(p->conflict_at));
+		g_variant_builder_add(
+		    d, "{sv}", "conflict-evidence", g_variant_new_string(p->conflict_evidence));
+	}
+	if (p->recovery_attempts != 0 || p->recovery_failed) {
+		g_variant_builder_add(
+		    d, "{sv}", "recovery-attempts", g_variant_new_uint32(p->recovery_attempts));
+		g_variant_builder_add(
+		    d, "{sv}", "recovery-failed", g_variant_new_boolean(p->recovery_failed));
+	}
+}
+
 GVariant *
 mg_service_get_status(MgService *self)
 {
@@ -525,7 +566,6 @@ mg_service_get_status(MgService *self)
 		MgClass klass = mg_profile_class(c);
 		const char *uuid = nm_connection_get_uuid(c);
 		const MgProfileState *p;
-		const char *verdict;
 		GVariantBuilder d;
 		MgPolicy policy;
 		g_autofree char *mode = NULL;
@@ -566,17 +606,8 @@ mg_service_get_status(MgService *self)
 			g_variant_builder_add(
 			    &d, "{sv}", "conflicts", g_variant_new_uint32(p->conflicts));
 		}
-		verdict = g_hash_table_lookup(self->verdicts, uuid);
-		if (verdict != NULL) {
-			g_auto(GStrv) parts = g_strsplit(verdict, "\n", 2);
-			g_variant_builder_add(
-			    &d, "{sv}", "verdict", g_variant_new_string(parts[0]));
-			g_variant_builder_add(
-			    &d,
-			    "{sv}",
-			    "evidence",
-			    g_variant_new_string(parts[1] != NULL ? parts[1] : ""));
-		}
+		if (p != NULL)
+			mg_service_add_checks(&d, p);
 		g_variant_builder_add_value(&list, g_variant_builder_end(&d));
 	}
 	return g_variant_builder_end(&list);
@@ -633,10 +664,8 @@ mg_service_rotate_one(MgService *self, NMRemoteConnection *rc, gboolean now)
 		p = mg_state_ensure_profile(self->rt.state, uuid);
 		p->pending = TRUE;
 		mg_service_save(self);
-	} else {
-		mg_service_assign(self, rc, klass, &policy);
-		if (active)
-			g_hash_table_add(self->reactivate, g_strdup(uuid));
+	} else if (mg_service_assign(self, rc, klass, &policy, FALSE) && active) {
+		g_hash_table_replace(self->reactivate, g_strdup(uuid), g_strdup(""));
 	}
 	mg_policy_clear(&policy);
 	return TRUE;
@@ -682,34 +711,127 @@ mg_service_reload(MgService *self, GError **error)
 	return TRUE;
 }
 
-gboolean
+/* Whether macguised manages @uuid's profile with the address it holds now. */
+static gboolean
+mg_service_manages(MgService *self, NMConnection *c, const MgProfileState *p)
+{
+	MgClass klass = mg_profile_class(c);
+	const char *cloned;
+	MgPolicy policy;
+	gboolean on;
+	MgMac mac;
+
+	if (klass == MG_CLASS_NONE || p == NULL || !p->has_address || p->user_owned ||
+	    g_hash_table_contains(self->in_flight, p->uuid))
+		return FALSE;
+	cloned = mg_profile_cloned_mac(c, klass);
+	if (cloned == NULL || !mg_mac_parse(cloned, &mac, NULL) || !mg_mac_equal(&mac, &p->address))
+		return FALSE;
+	mg_profile_policy(&self->rt.config, self->rt.catalogue, c, klass, &policy);
+	on = policy.mode != MG_MODE_OFF;
+	mg_policy_clear(&policy);
+	return on;
+}
+
+GVariant *
+mg_service_get_link_check(MgService *self, const char *profile)
+{
+	NMRemoteConnection *rc =
+	    self->client != NULL ? nm_client_get_connection_by_uuid(self->client, profile) : NULL;
+	const MgProfileState *p = rc != NULL ? mg_state_get_profile(self->rt.state, profile) : NULL;
+	gboolean managed = rc != NULL && mg_service_manages(self, NM_CONNECTION(rc), p);
+	g_autofree char *probes = mg_probe_kinds_to_string(self->rt.config.probes);
+	char address[MG_MAC_STRLEN] = "";
+
+	if (managed)
+		mg_mac_format(&p->address, address);
+	return g_variant_new(
+	    "(bsus)", managed, address, self->rt.config.probe_window_ms, probes);
+}
+
+const char *
 mg_service_report_verdict(MgService *self,
 			  const char *profile,
 			  const char *iface,
-			  const char *verdict,
+			  const char *address,
+			  const char *verdict_text,
 			  const char *evidence,
+			  guint duration_ms,
 			  GError **error)
 {
 	NMRemoteConnection *rc;
+	NMConnection *c;
+	MgProfileState *p;
+	MgVerdict verdict;
+	MgPolicy policy;
+	MgMac mac;
+	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
+	g_autofree char *digest = NULL;
 
-	if (g_strcmp0(verdict, "clean") != 0 && g_strcmp0(verdict, "conflict") != 0 &&
-	    g_strcmp0(verdict, "unchecked") != 0) {
+	if (!mg_verdict_parse(verdict_text, &verdict)) {
 		g_set_error(error,
 			    G_IO_ERROR,
 			    G_IO_ERROR_INVALID_ARGUMENT,
 			    "verdict '%s' is not clean, conflict or unchecked",
-			    verdict);
-		return FALSE;
+			    verdict_text);
+		return NULL;
+	}
+	if (!mg_evidence_is_valid(evidence) || !mg_iface_name_is_valid(iface) ||
+	    !mg_mac_parse(address, &mac, NULL)) {
+		g_set_error_literal(error,
+				    G_IO_ERROR,
+				    G_IO_ERROR_INVALID_ARGUMENT,
+				    "the interface, address or evidence is malformed");
+		return NULL;
 	}
 	rc = mg_service_lookup_profile(self, profile, error);
 	if (rc == NULL)
-		return FALSE;
-	g_hash_table_replace(self->verdicts,
-			     g_strdup(nm_connection_get_uuid(NM_CONNECTION(rc))),
-			     g_strdup_printf("%s\n%s", verdict, evidence));
-	g_message("profile '%s' on %s: link check says %s",
-		  nm_connection_get_id(NM_CONNECTION(rc)),
+		return NULL;
+	c = NM_CONNECTION(rc);
+	p = mg_state_get_profile(self->rt.state, nm_connection_get_uuid(c));
+	if (p == NULL || !p->has_address || !mg_mac_equal(&p->address, &mac) ||
+	    g_hash_table_contains(self->in_flight, p->uuid))
+		return "stale";
+
+	digest = mg_state_log_digest(self->rt.state, &mac);
+	mg_state_record_verdict(p, verdict, evidence, now);
+	if (verdict != MG_VERDICT_CONFLICT || !mg_service_manages(self, c, p)) {
+		mg_service_save(self);
+		g_message("profile '%s' on %s: address #%s: link check %s after %u ms: %s",
+			  nm_connection_get_id(c),
+			  iface,
+			  digest,
+			  verdict_text,
+			  duration_ms,
+			  evidence);
+		return "recorded";
+	}
+
+	/* Burned: the history keeps it from ever being handed out again. */
+	p->conflicts++;
+	mg_state_remember(self->rt.state, &mac, now);
+	g_message("profile '%s' on %s: another station uses address #%s: %s",
+		  nm_connection_get_id(c),
 		  iface,
-		  verdict);
-	return TRUE;
+		  digest,
+		  evidence);
+	if (p->recovery_attempts >= self->rt.config.conflict_max_attempts) {
+		p->recovery_failed = TRUE;
+		mg_service_save(self);
+		g_warning("profile '%s': still in conflict after %u new address(es); macguise stops "
+			  "and leaves the connection as it is",
+			  nm_connection_get_id(c),
+			  p->recovery_attempts);
+		return "gave-up";
+	}
+	p->recovery_attempts++;
+	mg_service_save(self);
+	mg_profile_policy(&self->rt.config, self->rt.catalogue, c, mg_profile_class(c), &policy);
+	if (!mg_service_assign(self, rc, mg_profile_class(c), &policy, TRUE)) {
+		mg_policy_clear(&policy);
+		return "recorded";
+	}
+	mg_policy_clear(&policy);
+	g_hash_table_replace(self->reactivate, g_strdup(p->uuid), g_strdup(iface));
+	return "recovering";
 }

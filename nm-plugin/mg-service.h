@@ -21,11 +21,17 @@ GVariant *mg_service_get_status(MgService *self);
 /* @profile: a UUID or id, or "" for every managed profile. */
 guint mg_service_rotate(MgService *self, const char *profile, gboolean now, GError **error);
 gboolean mg_service_reload(MgService *self, GError **error);
-gboolean mg_service_report_verdict(MgService *self,
-				   const char *profile,
-				   const char *iface,
-				   const char *verdict,
-				   const char *evidence,
-				   GError **error);
+/* For the pre-up hook: (managed, address, window_ms, probes). */
+GVariant *mg_service_get_link_check(MgService *self, const char *profile);
+/* Records the hook's verdict and, on a conflict, recovers; returns the
+ * outcome (see the XML) or NULL with @error for a malformed report. */
+const char *mg_service_report_verdict(MgService *self,
+				      const char *profile,
+				      const char *iface,
+				      const char *address,
+				      const char *verdict,
+				      const char *evidence,
+				      guint duration_ms,
+				      GError **error);
 
 G_END_DECLS

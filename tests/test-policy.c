@@ -174,6 +174,7 @@ test_config_defaults(void)
 	g_assert_true(c.wifi.harden && c.ethernet.harden);
 	g_assert_cmpuint(c.probe_window_ms, ==, 200);
 	g_assert_cmpuint(c.conflict_max_attempts, ==, 3);
+	g_assert_cmpint(c.probes, ==, MG_PROBE_ALL);
 	g_assert_true(mg_config_policy_for(&c, MG_CLASS_WIFI) == &c.wifi);
 	g_assert_true(mg_config_policy_for(&c, MG_CLASS_ETHERNET) == &c.ethernet);
 	mg_config_clear(&c);
@@ -205,7 +206,7 @@ test_config_merge(void)
 {
 	static const char text[] =
 	    "# comment\n[global]\nprobe-window-ms=300\nhistory-max-entries=50\n"
-	    "history-max-age=30d\nconflict-max-attempts=5\n"
+	    "history-max-age=30d\nconflict-max-attempts=5\nprobes= arp , ipv6\n"
 	    "[wifi]\nrotate=activation\nvendors=intel\n"
 	    "[ethernet]\nmode=keep-vendor\nharden=no\n";
 	g_autoptr(GError) error = NULL;
@@ -219,6 +220,7 @@ test_config_merge(void)
 	g_assert_cmpuint(c.history_max_entries, ==, 50);
 	g_assert_cmpint(c.history_max_age, ==, 30 * 86400);
 	g_assert_cmpuint(c.conflict_max_attempts, ==, 5);
+	g_assert_cmpint(c.probes, ==, MG_PROBE_ARP | MG_PROBE_IPV6);
 	g_assert_cmpint(c.wifi.rotate, ==, MG_ROTATE_ACTIVATION);
 	g_assert_cmpstr(c.wifi.vendors[0], ==, "intel");
 	g_assert_cmpint(c.wifi.mode, ==, MG_MODE_PLAUSIBLE); /* not set: default */
@@ -244,6 +246,8 @@ static const struct {
 	  "[global] probe-window-ms: 'fast' is not a whole number" },
 	{ "[global]\nprobe-window-ms=6000\n", "from 0 to 5000" },
 	{ "[global]\nconflict-max-attempts=0\n", "conflict-max-attempts" },
+	{ "[global]\nprobes=arp;ping\n", "[global] probes: 'ping' is not a probe" },
+	{ "[global]\nprobes=;\n", "[global] probes: no probe named" },
 	{ "[global]\nhistory-max-entries=-1\n", "history-max-entries" },
 	{ "[global]\nhistory-max-age=1h\n", "[global] history-max-age" },
 	{ "[global]\nprobe=1\n", "[global] probe is not a setting" },

@@ -91,6 +91,10 @@ test_state_roundtrip(Fixture *f, gconstpointer data)
 	mg_state_assign(s, p, &a, 1000, 87400, "5f1c1d2e-8a3b-4c5d-9e6f-0a1b2c3d4e5f");
 	p->conflicts = 2;
 	p->used = TRUE;
+	mg_state_record_verdict(p, MG_VERDICT_CONFLICT, " passive: 2 frames; \"x\"\\", 1100);
+	p->recovery_attempts = 1;
+	mg_state_record_verdict(p, MG_VERDICT_UNCHECKED, "no packet socket", 1200);
+	p->recovery_failed = TRUE;
 	mg_state_ensure_profile(s, "11111111-2222-3333-4444-555555555555"); /* no address yet */
 	g_assert_true(mg_state_save(s, f->dir, &error));
 	g_assert_no_error(error);
@@ -113,6 +117,21 @@ test_state_roundtrip(Fixture *f, gconstpointer data)
 	g_assert_cmpstr(p->boot_id, ==, "5f1c1d2e-8a3b-4c5d-9e6f-0a1b2c3d4e5f");
 	g_assert_true(p->used);
 	g_assert_false(p->pending);
+	g_assert_cmpint(p->verdict, ==, MG_VERDICT_UNCHECKED);
+	g_assert_cmpstr(p->evidence, ==, "no packet socket");
+	g_assert_cmpint(p->checked_at, ==, 1200);
+	g_assert_cmpint(p->conflict_at, ==, 1100);
+	g_assert_cmpstr(p->conflict_evidence, ==, " passive: 2 frames; \"x\"\\");
+	g_assert_cmpuint(p->recovery_attempts, ==, 1);
+	g_assert_true(p->recovery_failed);
+	/* A clean check ends the recovery. */
+	mg_state_record_verdict(p, MG_VERDICT_CLEAN, "quiet", 1300);
+	g_assert_cmpuint(p->recovery_attempts, ==, 0);
+	g_assert_false(p->recovery_failed);
+	g_assert_cmpint(p->conflict_at, ==, 1100);
+	g_assert_cmpint(mg_state_get_profile(t, "11111111-2222-3333-4444-555555555555")->verdict,
+			==,
+			MG_VERDICT_NONE);
 	g_assert_false(
 	    mg_state_get_profile(t, "11111111-2222-3333-4444-555555555555")->has_address);
 	g_assert_true(mg_state_was_used(t, &a));
@@ -371,6 +390,38 @@ test_state_bad_contents(Fixture *f, gconstpointer data)
 		  "due-at" },
 		{ "[macguise]\nformat=1\n@KC@\n[profile abc]\ncolour=blue\n",
 		  "unknown key colour" },
+		{ "[macguise]\nformat=1\n@KC@\n[profile "
+		  "abc]\nassigned-at=1\ndue-at=1\ngeneration=1\n"
+		  "conflicts=0\nboot-id=b\nused=false\npending=false\nuser-owned=false\nverdict=fine\nevidence=x\nchecked-at=1\n",
+		  "verdict is not clean" },
+		{ "[macguise]\nformat=1\n@KC@\n[profile "
+		  "abc]\nassigned-at=1\ndue-at=1\ngeneration=1\n"
+		  "conflicts=0\nboot-id=b\nused=false\npending=false\nuser-owned=false\nverdict=clean\nchecked-at=1\n",
+		  "evidence is missing" },
+		{ "[macguise]\nformat=1\n@KC@\n[profile "
+		  "abc]\nassigned-at=1\ndue-at=1\ngeneration=1\n"
+		  "conflicts=0\nboot-id=b\nused=false\npending=false\nuser-owned=false\nverdict=clean\nevidence=a\\tb\nchecked-at=1\n",
+		  "evidence is missing or not one short line" },
+		{ "[macguise]\nformat=1\n@KC@\n[profile "
+		  "abc]\nassigned-at=1\ndue-at=1\ngeneration=1\n"
+		  "conflicts=0\nboot-id=b\nused=false\npending=false\nuser-owned=false\nevidence=x\n",
+		  "evidence but no verdict" },
+		{ "[macguise]\nformat=1\n@KC@\n[profile "
+		  "abc]\nassigned-at=1\ndue-at=1\ngeneration=1\n"
+		  "conflicts=0\nboot-id=b\nused=false\npending=false\nuser-owned=false\nconflict-evidence=x\n",
+		  "conflict-evidence but no conflict-at" },
+		{ "[macguise]\nformat=1\n@KC@\n[profile "
+		  "abc]\nassigned-at=1\ndue-at=1\ngeneration=1\n"
+		  "conflicts=0\nboot-id=b\nused=false\npending=false\nuser-owned=false\nconflict-at=0\nconflict-evidence=x\n",
+		  "conflict-at" },
+		{ "[macguise]\nformat=1\n@KC@\n[profile "
+		  "abc]\nassigned-at=1\ndue-at=1\ngeneration=1\n"
+		  "conflicts=0\nboot-id=b\nused=false\npending=false\nuser-owned=false\nrecovery-attempts=0\n",
+		  "recovery-attempts" },
+		{ "[macguise]\nformat=1\n@KC@\n[profile "
+		  "abc]\nassigned-at=1\ndue-at=1\ngeneration=1\n"
+		  "conflicts=0\nboot-id=b\nused=false\npending=false\nuser-owned=false\nrecovery-failed=false\n",
+		  "recovery-failed is written only when true" },
 		/* Found by fuzz-state: an escape in boot-id did not read back as written. */
 		{ "[macguise]\nformat=1\n@KC@\n[profile "
 		  "abc]\nassigned-at=1\ndue-at=1\ngeneration=1\n"

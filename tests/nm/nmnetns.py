@@ -9,6 +9,7 @@ own pid, and both namespaces are deleted, on failure too. Nothing outside the
 namespaces and the temporary directory is touched.
 """
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -29,6 +30,20 @@ DBUS_CONF = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configu
     <allow eavesdrop="true"/>
   </policy>
 </busconfig>
+"""
+
+# Run by `unshare --mount` in the NetworkManager namespace: a private /run
+# whose system bus socket is the test's bus, and the test's dispatcher
+# directories over NetworkManager's (hiding the machine's own scripts).
+DISPATCHER_SH = """set -e
+mount -t tmpfs -o mode=0755 mg-run /run
+mkdir /run/dbus
+ln -s "$MG_BUS" /run/dbus/system_bus_socket
+mount --bind "$MG_DISPATCH/etc" /etc/NetworkManager/dispatcher.d
+if [ -d /usr/lib/NetworkManager/dispatcher.d ]; then
+  mount --bind "$MG_DISPATCH/lib" /usr/lib/NetworkManager/dispatcher.d
+fi
+exec /usr/lib/NetworkManager/nm-dispatcher --persist --debug
 """
 
 NM_CONF = """[main]
@@ -66,12 +81,12 @@ class NmNetns:
     def nmcli(self, *args, check=True, timeout=30):
         return self.run("nmcli", *args, ns=self.ns, check=check, timeout=timeout)
 
-    def spawn(self, name, *cmd, ns=None):
+    def spawn(self, name, *cmd, ns=None, env=None):
         # Appended to, so a restarted process keeps its earlier log.
         log = open(os.path.join(self.dir, name + ".log"), "a")
         self.logs.append(log)
         full = (["ip", "netns", "exec", ns] if ns else []) + list(cmd)
-        p = subprocess.Popen(full, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+        p = subprocess.Popen(full, env=env or self.env, stdout=log, stderr=subprocess.STDOUT,
                              start_new_session=True)
         self.pids.append((name, p))
         return p
@@ -165,6 +180,32 @@ class NmNetns:
         self.env["CONFIGURATION_DIRECTORY"] = os.path.join(self.dir, "config")
         return self.spawn("macguised", exe, *args, ns=self.ns)
 
+    def start_dispatcher(self, hook=None):
+        """NetworkManager's own nm-dispatcher, in a mount namespace of its
+        own where the dispatcher directories are the test's (with @hook as
+        the only pre-up script) and the default system bus socket is the
+        private bus: the dispatcher gives scripts a fresh environment, so
+        the hook finds the bus where it would on a real system."""
+        base = os.path.join(self.dir, "dispatcher")
+        for top in ("etc", "lib"):
+            for sub in ("", "pre-up.d", "pre-down.d", "no-wait.d"):
+                os.makedirs(os.path.join(base, top, sub), exist_ok=True)
+        if hook is not None:
+            dest = os.path.join(base, "lib", "pre-up.d", os.path.basename(hook))
+            shutil.copyfile(hook, dest)
+            os.chmod(dest, 0o755)
+        env = dict(self.env, MG_BUS=self.bus, MG_DISPATCH=base)
+        self.spawn("dispatcher", "unshare", "--mount", "--propagation", "private",
+                   "sh", "-c", DISPATCHER_SH, ns=self.ns, env=env)
+        self.wait_for("nm-dispatcher on the bus",
+                      lambda: self.name_has_owner("org.freedesktop.nm_dispatcher"))
+
+    def name_has_owner(self, name):
+        p = self.run("gdbus", "call", "--system", "--dest", "org.freedesktop.DBus",
+                     "--object-path", "/org/freedesktop/DBus",
+                     "--method", "org.freedesktop.DBus.NameHasOwner", name, check=False)
+        return "true" in p.stdout
+
     def stop(self):
         for name, p in reversed(self.pids):
             if p.poll() is None:
@@ -194,6 +235,40 @@ class NmNetns:
     def link_mac(self, iface="veth0", ns=None):
         out = self.run("ip", "-o", "link", "show", iface, ns=ns or self.ns).stdout
         return out.split("link/ether ")[1].split()[0]
+
+    def cloned(self, name, setting="802-3-ethernet"):
+        """A profile's cloned-mac-address, lower case."""
+        v = self.nmcli("-g", f"{setting}.cloned-mac-address", "connection", "show", name).stdout
+        return v.strip().replace("\\:", ":").lower()
+
+    def uuid_of(self, name):
+        return self.nmcli("-g", "connection.uuid", "connection", "show", name).stdout.strip()
+
+    def macguise_call(self, method, *args, user=None):
+        """A call to macguised's D-Bus API with gdbus, as root or as @user."""
+        cmd = ["gdbus", "call", "--system", "--dest", "org.macguise.Daemon1",
+               "--object-path", "/org/macguise/Daemon1",
+               "--method", f"org.macguise.Daemon1.{method}", *args]
+        if user is not None:
+            cmd = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", *cmd]
+        return self.run(*cmd, ns=self.ns, check=False)
+
+    def macguise_status(self, uuid):
+        """One profile's GetStatus dictionary, its values as Python values."""
+        out = self.macguise_call("GetStatus").stdout
+        for chunk in out.split("}, {"):
+            if f"'uuid': <'{uuid}'>" in chunk:
+                status = {}
+                for key, value in re.findall(r"'([a-z-]+)': <([^>]*)>", chunk):
+                    value = re.sub(r"^(u?int\d+|byte) ", "", value)
+                    if value in ("true", "false"):
+                        status[key] = value == "true"
+                    elif value.startswith("'"):
+                        status[key] = value[1:-1]
+                    else:
+                        status[key] = int(value)
+                return status
+        return None
 
     def add_ethernet(self, name, *settings):
         self.nmcli("connection", "add", "type", "ethernet", "ifname", "veth0", "con-name", name,

@@ -25,8 +25,7 @@ NM.start_macguised(MACGUISED)
 
 
 def cloned(name, setting="802-3-ethernet"):
-    v = NM.nmcli("-g", f"{setting}.cloned-mac-address", "connection", "show", name).stdout.strip()
-    return v.replace("\\:", ":").lower()
+    return NM.cloned(name, setting)
 
 
 def wait_cloned(name, setting="802-3-ethernet", other_than=None, timeout=15):
@@ -190,7 +189,7 @@ def make_due(uuids):
 
 
 def uuid_of(name):
-    return NM.nmcli("-g", "connection.uuid", "connection", "show", name).stdout.strip()
+    return NM.uuid_of(name)
 
 
 @mgtap.test
@@ -257,11 +256,7 @@ def boot_step_rewrites_due_profiles_before_networkmanager_starts():
 
 
 def dbus(method, *args, user=None):
-    cmd = ["gdbus", "call", "--system", "--dest", "org.macguise.Daemon1",
-           "--object-path", "/org/macguise/Daemon1", "--method", f"org.macguise.Daemon1.{method}", *args]
-    if user is not None:
-        cmd = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", *cmd]
-    return NM.run(*cmd, ns=NM.ns, check=False)
+    return NM.macguise_call(method, *args, user=user)
 
 
 def wait_for_api():
@@ -325,11 +320,20 @@ def dbus_reload_reads_the_configuration_again_and_rotate_all():
 
 @mgtap.test
 def dbus_verdicts_show_in_status_and_bad_ones_are_refused():
-    assert dbus("ReportVerdict", "e1", "veth0", "clean", "no answer to NS or ARP in 200 ms").returncode == 0
+    e1 = cloned("e1")
+    ok = dbus("ReportVerdict", "e1", "veth0", e1, "clean", "no answer to NS or ARP in 200 ms", "201")
+    assert ok.returncode == 0 and "'recorded'" in ok.stdout, ok.stdout + ok.stderr
     out = dbus("GetStatus").stdout
     assert "'verdict': <'clean'>" in out and "no answer to NS" in out
-    bad = dbus("ReportVerdict", "e1", "veth0", "maybe", "")
-    assert bad.returncode != 0 and "not clean, conflict or unchecked" in bad.stderr
+    # About an address the profile no longer has: ignored.
+    stale = dbus("ReportVerdict", "e1", "veth0", "00:1b:21:00:00:01", "conflict", "x", "1")
+    assert "'stale'" in stale.stdout and cloned("e1") == e1, stale.stdout + stale.stderr
+    for args, why in ((("maybe", "x"), "not clean, conflict or unchecked"),
+                      (("clean", "two\nlines"), "malformed")):
+        bad = dbus("ReportVerdict", "e1", "veth0", e1, *args, "1")
+        assert bad.returncode != 0 and why in bad.stderr, bad.stderr
+    bad = dbus("ReportVerdict", "e1", "../etc", e1, "clean", "x", "1")
+    assert bad.returncode != 0 and "malformed" in bad.stderr, bad.stderr
 
 
 @mgtap.test
@@ -338,7 +342,8 @@ def dbus_unprivileged_caller_may_read_but_not_change():
     os.chmod(NM.dir, 0o711)
     e1 = cloned("e1")
     assert dbus("GetStatus", user=65534).returncode == 0
-    for args in (("Rotate", "e1", "true"), ("Reload",), ("ReportVerdict", "e1", "veth0", "conflict", "x")):
+    for args in (("Rotate", "e1", "true"), ("Reload",), ("ReportVerdict", "e1", "veth0", e1, "conflict", "x", "1"),
+                 ("GetLinkCheck", uuid_of("e1"))):
         p = dbus(*args, user=65534)
         assert p.returncode != 0 and "AccessDenied" in p.stderr, (args, p.stderr)
     time.sleep(0.5)

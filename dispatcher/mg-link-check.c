@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "mg-link-check.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <gio/gio.h>
+#include <glib/gi18n.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define MG_ROUNDS 2
+#define MG_SENT_MAX (MG_ROUNDS * (1 + MG_PROBE_MAX_IPV4))
+
+typedef struct {
+	int fd;
+	int ifindex;
+	guint8 sent[MG_SENT_MAX][MG_PROBE_FRAME_MAX];
+	gsize sent_len[MG_SENT_MAX];
+	guint n_sent;
+} MgCheck;
+
+static gboolean
+mg_check_fail(MgCheck *c, const char *what, GError **error)
+{
+	int err = errno;
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+	g_set_error(error, G_IO_ERROR, g_io_error_from_errno(err), "%s: %s", what, g_strerror(err));
+	return FALSE;
+}
+
+static gboolean
+mg_check_send(MgCheck *c, const guint8 *frame, gsize len, GError **error)
+{
+	struct sockaddr_ll to = {
+		.sll_family = AF_PACKET,
+		.sll_ifindex = c->ifindex,
+		.sll_halen = ETH_ALEN,
+	};
+
+	memcpy(to.sll_addr, frame, ETH_ALEN);
+	if (sendto(c->fd, frame, len, 0, (const struct sockaddr *)&to, sizeof(to)) < 0)
+		return mg_check_fail(c, _("cannot send a probe"), error);
+	if (c->n_sent < MG_SENT_MAX) {
+		memcpy(c->sent[c->n_sent], frame, len);
+		c->sent_len[c->n_sent++] = len;
+	}
+	return TRUE;
+}
+
+static gboolean
+mg_check_send_round(MgCheck *c, const MgProbeTarget *target, MgProbeKinds kinds, GError **error)
+{
+	guint8 frame[MG_PROBE_FRAME_MAX];
+
+	if ((kinds & MG_PROBE_IPV6) &&
+	    !mg_check_send(c, frame, mg_probe_build_ns(target, frame), error))
+		return FALSE;
+	for (guint i = 0; (kinds & MG_PROBE_ARP) && i < target->n_ipv4; i++) {
+		if (!mg_check_send(c, frame, mg_probe_build_arp(target, i, frame), error))
+			return FALSE;
+	}
+	return TRUE;
+}
+
+/* A switch or access point that reflects our own probe back to us (Wi-Fi
+ * access points repeat a station's multicast to every station) is not
+ * another station. */
+static gboolean
+mg_check_is_own(const MgCheck *c, const guint8 *frame, gsize len)
+{
+	for (guint i = 0; i < c->n_sent; i++) {
+		gsize n = c->sent_len[i];
+		if (len >= n && memcmp(frame, c->sent[i], n) == 0)
+			return TRUE;
+	}
+	return FALSE;
+}
+
+gboolean
+mg_link_check_run(int ifindex,
+		  const MgProbeTarget *target,
+		  MgProbeKinds kinds,
+		  guint window_ms,
+		  MgProbeTally *tally,
+		  GError **error)
+{
+	MgCheck c = { .fd = -1, .ifindex = ifindex };
+	struct sockaddr_ll here = {
+		.sll_family = AF_PACKET,
+		.sll_protocol = htons(ETH_P_ALL),
+		.sll_ifindex = ifindex,
+	};
+	const int one = 1;
+	gint64 start = g_get_monotonic_time();
+	gint64 end = start + (gint64)window_ms * 1000;
+	gint64 second_round = start + (gint64)window_ms * 500;
+	guint rounds = 0;
+
+	c.fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, htons(ETH_P_ALL));
+	if (c.fd < 0)
+		return mg_check_fail(&c, _("cannot open a packet socket"), error);
+	/* Our own transmissions are not evidence (Linux 4.20 and later; the
+	 * packet type is checked below as well). */
+	(void)setsockopt(c.fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof(one));
+	if (bind(c.fd, (const struct sockaddr *)&here, sizeof(here)) < 0)
+		return mg_check_fail(&c, _("cannot bind the packet socket"), error);
+
+	for (;;) {
+		gint64 now = g_get_monotonic_time();
+		gint64 next = end;
+		struct pollfd pfd = { .fd = c.fd, .events = POLLIN };
+		int r;
+
+		if (rounds < MG_ROUNDS && (rounds == 0 || now >= second_round)) {
+			if (!mg_check_send_round(&c, target, kinds, error))
+				return FALSE;
+			rounds++;
+		}
+		if (now >= end)
+			break;
+		if (rounds < MG_ROUNDS)
+			next = MIN(next, second_round);
+		r = poll(&pfd, 1, (int)MAX(1, (next - now + 999) / 1000));
+		if (r < 0 && errno != EINTR)
+			return mg_check_fail(&c, _("cannot watch the link"), error);
+		while (r > 0) {
+			guint8 frame[2048];
+			struct sockaddr_ll from;
+			socklen_t from_len = sizeof(from);
+			ssize_t n = recvfrom(c.fd,
+					     frame,
+					     sizeof(frame),
+					     0,
+					     (struct sockaddr *)&from,
+					     &from_len);
+			if (n < 0) {
+				if (errno == EAGAIN || errno == EINTR)
+					break;
+				return mg_check_fail(&c, _("cannot read from the link"), error);
+			}
+			if (from.sll_pkttype == PACKET_OUTGOING || from.sll_ifindex != ifindex ||
+			    mg_check_is_own(&c, frame, (gsize)n))
+				continue;
+			mg_probe_tally_add(tally, mg_probe_classify(target, frame, (gsize)n));
+		}
+	}
+	close(c.fd);
+	return TRUE;
+}

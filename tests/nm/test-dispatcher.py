@@ -1,0 +1,343 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The pre-up link check against a real NetworkManager and its real
+nm-dispatcher, in network namespaces: a clean link costs the window and no
+re-activation; a station on the peer side that uses the profile's address is
+found by each probe kind on its own and by all together, and macguised
+recovers with a new address; a LAN that answers everything stops recovery
+after conflict-max-attempts; unmanaged profiles are not probed; without
+macguised the hook gets out of the way."""
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.dirname(__file__))
+import mgtap  # noqa: E402
+from nmnetns import NmNetns  # noqa: E402
+
+MACGUISED, HOOK, CLI = sys.argv[1], sys.argv[2], sys.argv[3]
+PEER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "peer.py")
+WINDOW_MS = 200     # macguise.conf's default probe-window-ms
+HOOK_SLACK_MS = 100  # bus connection, two calls, reading the link
+MAC_RE = re.compile(r"^[0-9a-f]{2}(:[0-9a-f]{2}){5}$")
+
+NM = NmNetns().start()
+NM.start_macguised(MACGUISED)
+NM.start_dispatcher(HOOK)
+PEER_MAC = NM.link_mac("veth1", ns=NM.peer)
+CAPTURE = os.path.join(NM.dir, "capture.jsonl")
+NM.spawn("capture", sys.executable, PEER, "capture", "veth1", CAPTURE, ns=NM.peer)
+BURNED = []  # every address a conflict took out of use
+
+
+def wait_cloned(name, other_than=None, timeout=15):
+    box = {}
+
+    def ready():
+        box["mac"] = NM.cloned(name)
+        return MAC_RE.match(box["mac"]) is not None and box["mac"] != other_than
+
+    NM.wait_for(f"a macguise address in '{name}'", ready, timeout=timeout)
+    return box["mac"]
+
+
+def status(name):
+    return NM.macguise_status(NM.uuid_of(name))
+
+
+def configure(text):
+    with open(os.path.join(NM.dir, "config", "macguise.conf"), "w") as f:
+        f.write(text)
+    p = NM.macguise_call("Reload")
+    assert p.returncode == 0, p.stderr
+
+
+def peer_as(mac=None, ipv4="10.77.0.1/24", ipv6=True, extra_ipv6=None):
+    """Makes the peer side a station with @mac (else its own), @ipv4, and,
+    with @ipv6, the link-local address a Linux host derives from its MAC,
+    as it would after booting: the link goes down and up again."""
+    run = lambda *cmd: NM.run(*cmd, ns=NM.peer)  # noqa: E731
+    run("ip", "link", "set", "veth1", "down")
+    run("ip", "addr", "flush", "dev", "veth1")
+    run("ip", "link", "set", "veth1", "address", mac or PEER_MAC)
+    run("sysctl", "-q", f"net.ipv6.conf.veth1.disable_ipv6={0 if ipv6 else 1}")
+    run("ip", "link", "set", "veth1", "up")
+    if ipv4:
+        run("ip", "addr", "add", ipv4, "dev", "veth1")
+    if extra_ipv6:
+        run("ip", "-6", "addr", "add", extra_ipv6 + "/64", "dev", "veth1", "nodad")
+    if ipv6:
+        # the EUI-64 link-local appears once the link has carrier; the
+        # NetworkManager side may be down, so wait only for it to settle
+        NM.wait_for("the peer's IPv6 addresses to leave tentative state",
+                    lambda: "tentative" not in run("ip", "-6", "addr", "show", "dev", "veth1").stdout)
+
+
+def eui64_link_local(mac):
+    b = bytes.fromhex(mac.replace(":", ""))
+    iid = bytes([b[0] ^ 2]) + b[1:3] + b"\xff\xfe" + b[3:]
+    return "fe80::" + ":".join(iid[i:i + 2].hex() for i in range(0, 8, 2))
+
+
+def captured():
+    try:
+        with open(CAPTURE) as f:
+            return [json.loads(line) for line in f if line.strip()]
+    except FileNotFoundError:
+        return []
+
+
+def hook_lines():
+    with open(os.path.join(NM.dir, "dispatcher.log"), encoding="utf-8", errors="replace") as f:
+        return [line for line in f if "macguise-pre-up" in line]
+
+
+def hook_runs():
+    return sum(1 for line in hook_lines() if ": run script" in line)
+
+
+def up(name):
+    t = time.monotonic()
+    NM.nmcli("connection", "up", name)
+    return (time.monotonic() - t) * 1000
+
+
+def down(name):
+    NM.nmcli("connection", "down", name, check=False)
+
+
+def history_digests():
+    with open(os.path.join(NM.dir, "state", "secret.key"), "rb") as f:
+        key = f.read()
+    with open(os.path.join(NM.dir, "state", "state"), encoding="utf-8") as f:
+        text = f.read()
+    return key, set(re.findall(r"^([0-9a-f]{32})=", text, re.M))
+
+
+def history_has(mac):
+    key, digests = history_digests()
+    d = hashlib.blake2b(b"macguise history v1" + bytes.fromhex(mac.replace(":", "")),
+                        key=key, digest_size=16).hexdigest()
+    return d in digests
+
+
+def lookup(mac):
+    p = subprocess.run([CLI, "lookup", "--json", mac], capture_output=True, text=True, check=True)
+    return json.loads(p.stdout)[0]
+
+
+def recovered(name, burned, timeout=10):
+    """Waits for @name to come up with a new, clean address after @burned
+    conflicted; returns the new address."""
+    NM.wait_for(f"'{name}' to be up with a clean new address",
+                lambda: NM.link_mac() not in (burned, PEER_MAC) and NM.link_mac() == NM.cloned(name)
+                and (status(name) or {}).get("verdict") == "clean", timeout=timeout)
+    BURNED.append(burned)
+    return NM.link_mac()
+
+
+@mgtap.test
+def hook_fast_path_ignores_other_events_and_unmanaged_profiles():
+    env = {"PATH": os.environ["PATH"], "DBUS_SYSTEM_BUS_ADDRESS": NM.env["DBUS_SYSTEM_BUS_ADDRESS"]}
+    run = lambda e, *a: subprocess.run(["ip", "netns", "exec", NM.ns, HOOK, *a],  # noqa: E731
+                                       env=dict(env, **e), capture_output=True, text=True, timeout=10)
+    p = run({"NM_DISPATCHER_ACTION": "up", "DEVICE_IFACE": "veth0", "CONNECTION_UUID": "x"}, "veth0", "up")
+    assert p.returncode == 0 and p.stdout == "" and p.stderr == "", p
+    p = run({"NM_DISPATCHER_ACTION": "pre-up", "DEVICE_IFACE": "../../etc", "CONNECTION_UUID": "x"})
+    assert p.returncode == 0 and "DEVICE_IFACE" in p.stderr, p
+    p = run({}, "--help")
+    assert p.returncode == 0 and "pre-up hook" in p.stdout, p
+    # A pre-up for a profile macguised does not know: one question, no probe.
+    t = time.monotonic()
+    p = run({"NM_DISPATCHER_ACTION": "pre-up", "DEVICE_IFACE": "veth0",
+             "CONNECTION_UUID": "0b2e4ef4-8b1d-4a4c-9c43-3f4d2c1e0a99"}, "veth0", "pre-up")
+    ms = (time.monotonic() - t) * 1000
+    assert p.returncode == 0 and p.stderr == "", p
+    print(f"# fast path for an unknown profile: {ms:.1f} ms (ip netns exec included)")
+    assert ms < WINDOW_MS, f"{ms:.0f} ms: it waited as if probing"
+
+
+@mgtap.test
+def unmanaged_profile_sends_no_probe_frames():
+    path = os.path.join(NM.dir, "system-connections", "off.nmconnection")
+    with open(path, "w") as f:
+        f.write("[connection]\nid=off\nuuid=5d7e2c1a-0f7b-4c55-9a0e-2b1c3d4e5f60\ntype=ethernet\n"
+                "interface-name=veth0\nautoconnect=false\n\n[ethernet]\n\n[ipv4]\nmethod=manual\n"
+                "address1=10.77.0.2/24\n\n[ipv6]\nmethod=disabled\n\n[user]\nmacguise.mode=off\n")
+    os.chmod(path, 0o600)
+    NM.nmcli("connection", "load", path)
+    peer_as()
+    seen, runs = len(captured()), hook_runs()
+    up("off")
+    time.sleep(WINDOW_MS / 1000 + 0.3)
+    down("off")
+    assert hook_runs() == runs + 1, "the hook should have run for the pre-up"
+    probes = captured()[seen:]
+    assert probes == [], probes
+    assert "verdict" not in (status("off") or {})
+
+
+@mgtap.test
+def clean_link_no_reactivation_and_hook_time_within_the_window():
+    NM.add_ethernet("e1")
+    mac = wait_cloned("e1")
+    peer_as()
+    before = status("e1")
+    seen, runs = len(captured()), hook_runs()
+    ms = up("e1")
+    NM.wait_for("a clean verdict", lambda: status("e1").get("verdict") == "clean")
+    time.sleep(1.5)  # time for a re-activation, if one were coming
+    after = status("e1")
+    assert hook_runs() == runs + 1, "one activation, one check"
+    assert after["generation"] == before["generation"] and after["address"] == mac
+    assert NM.link_mac() == mac
+    took = [int(m) for m in re.findall(r"link check clean after (\d+) ms", "".join(hook_lines()[-3:]))]
+    assert took, hook_lines()[-3:]
+    print(f"# hook: {took[-1]} ms for a {WINDOW_MS} ms window; activation {ms:.0f} ms")
+    assert WINDOW_MS <= took[-1] <= WINDOW_MS + HOOK_SLACK_MS, took
+    assert ms >= WINDOW_MS, "NetworkManager should have waited for the check"
+    kinds = {(c["kind"], c["src"]) for c in captured()[seen:]}
+    assert ("arp-probe", mac) in kinds and ("ns-dad", mac) in kinds, kinds
+    down("e1")
+
+
+@mgtap.test
+def conflict_is_detected_and_recovered_with_a_new_plausible_address():
+    old = NM.cloned("e1")
+    before = status("e1")
+    peer_as(mac=old)  # a normal Linux host that has our address
+    up("e1")
+    new = recovered("e1", old)
+    s = status("e1")
+    assert new != old and MAC_RE.match(new)
+    assert int(new[:2], 16) & 3 == 0, f"{new}: not globally administered unicast"
+    info = lookup(new)
+    assert info["in_catalogue"] and "ethernet" in info["classes"], info
+    assert s["generation"] == before["generation"] + 1, s
+    assert s["conflicts"] == before["conflicts"] + 1, s
+    assert "passive:" in s["conflict-evidence"] and "ipv6:" in s["conflict-evidence"], s
+    assert old not in s["conflict-evidence"] and "recovery-failed" not in s, s
+    assert history_has(old), "the burned address should be in the reuse history"
+    down("e1")
+    # Never handed out again: ten rotations, none of them gives it back.
+    for _ in range(10):
+        cur = NM.cloned("e1")
+        assert NM.macguise_call("Rotate", "e1", "false").returncode == 0
+        assert wait_cloned("e1", other_than=cur) not in BURNED
+
+
+def probe_alone(kind, setup, expect):
+    configure(f"[global]\nprobes={kind}\n")
+    mac = NM.cloned("e1")
+    helper = setup(mac)
+    try:
+        up("e1")
+        recovered("e1", mac)
+    finally:
+        if helper:
+            NM.end(helper)
+    ev = status("e1")["conflict-evidence"]
+    assert ev.startswith(expect), ev
+    for other in {"passive:", "ipv6:", "arp:"} - {expect}:
+        assert other not in ev, ev
+    down("e1")
+    configure("")
+
+
+@mgtap.test
+def passive_probe_alone_sees_frames_sent_with_our_address():
+    def setup(mac):
+        peer_as(ipv4=None, ipv6=False)
+        NM.spawn("send-as", sys.executable, PEER, "send-as", "veth1", mac, ns=NM.peer)
+        return "send-as"
+    probe_alone("passive", setup, "passive:")
+
+
+@mgtap.test
+def ipv6_probe_alone_finds_our_eui64_link_local_in_use():
+    mac = NM.cloned("e1")
+    # A station with another MAC that holds our EUI-64 link-local address.
+    peer_as(extra_ipv6=eui64_link_local(mac))
+    # Without the ipv6 probe there is nothing to see: a clean verdict.
+    configure("[global]\nprobes=passive;arp\n")
+    up("e1")
+    NM.wait_for("a verdict", lambda: status("e1").get("checked-at", 0) > 0 and NM.cloned("e1") == mac)
+    time.sleep(0.5)
+    assert status("e1")["verdict"] == "clean" and NM.cloned("e1") == mac, status("e1")
+    down("e1")
+    probe_alone("ipv6", lambda m: None, "ipv6:")
+
+
+@mgtap.test
+def arp_probe_alone_finds_a_station_with_our_address_and_ip():
+    # A copy of this machine: the same MAC and the same static IPv4 address.
+    probe_alone("arp", lambda mac: peer_as(mac=mac, ipv4="10.77.0.2/24", ipv6=False), "arp:")
+
+
+@mgtap.test
+def lan_answering_every_address_stops_recovery_after_max_attempts():
+    peer_as()
+    NM.spawn("answer-all", sys.executable, PEER, "answer-all", "veth1", ns=NM.peer)
+    try:
+        before = status("e1")
+        runs = hook_runs()
+        up("e1")
+        NM.wait_for("recovery to give up", lambda: status("e1").get("recovery-failed") is True,
+                    timeout=20)
+        time.sleep(2.0)  # no loop: nothing more happens
+        s = status("e1")
+        assert s["recovery-attempts"] == 3, s
+        assert s["generation"] == before["generation"] + 3, (before, s)
+        assert s["conflicts"] == before["conflicts"] + 4, (before, s)
+        assert hook_runs() == runs + 4, hook_runs() - runs
+        assert s["active"] and NM.link_mac() == NM.cloned("e1"), "the connection stays as it is"
+        log = open(os.path.join(NM.dir, "macguised.log"), encoding="utf-8").read()
+        assert "still in conflict after 3 new address(es)" in log
+    finally:
+        NM.end("answer-all")
+    down("e1")
+    # A clean check ends it: the next activation on a quiet link.
+    up("e1")
+    NM.wait_for("a clean verdict", lambda: status("e1").get("verdict") == "clean")
+    assert "recovery-failed" not in status("e1")
+    down("e1")
+
+
+@mgtap.test
+def without_macguised_the_hook_exits_at_once_and_activation_proceeds():
+    NM.end("macguised")
+    runs = hook_runs()
+    ms = up("e1")
+    assert hook_runs() == runs + 1
+    assert "macguised is not running" in hook_lines()[-2] + hook_lines()[-1], hook_lines()[-2:]
+    print(f"# activation without macguised: {ms:.0f} ms")
+    assert ms < WINDOW_MS, f"{ms:.0f} ms: the hook held the activation up"
+    assert "activated" in NM.nmcli("-g", "GENERAL.STATE", "connection", "show", "e1").stdout
+    down("e1")
+
+
+@mgtap.test
+def no_address_in_plain_text_in_the_hook_or_daemon_logs():
+    logs = ""
+    for name in ("dispatcher", "macguised"):
+        with open(os.path.join(NM.dir, name + ".log"), encoding="utf-8", errors="replace") as f:
+            logs += f.read().lower()
+    assert len(BURNED) >= 4, BURNED
+    for mac in BURNED + [NM.cloned("e1")]:
+        for form in (mac, mac.replace(":", ""), eui64_link_local(mac)):
+            assert form not in logs, f"{form} in a default-level log"
+    with open(os.path.join(NM.dir, "state", "state"), encoding="utf-8") as f:
+        text = f.read().lower()
+    for mac in BURNED:
+        assert mac not in text and eui64_link_local(mac) not in text, f"{mac} in the state file"
+
+
+try:
+    mgtap.run()
+finally:
+    NM.stop()
