@@ -255,8 +255,10 @@ class NmNetns:
 
     def macguise_status(self, uuid):
         """One profile's GetStatus dictionary, its values as Python values."""
-        out = self.macguise_call("GetStatus").stdout
-        for chunk in out.split("}, {"):
+        p = self.macguise_call("GetStatus")
+        if p.returncode != 0:
+            raise RuntimeError(f"GetStatus: {p.stderr.strip()}")
+        for chunk in p.stdout.split("}, {"):
             if f"'uuid': <'{uuid}'>" in chunk:
                 status = {}
                 for key, value in re.findall(r"'([a-z-]+)': <([^>]*)>", chunk):

@@ -46,8 +46,16 @@ def wait_cloned(name, other_than=None, timeout=15):
     return box["mac"]
 
 
+UUIDS = {}
+
+
 def status(name):
-    return NM.macguise_status(NM.uuid_of(name))
+    if name not in UUIDS:
+        UUIDS[name] = NM.uuid_of(name)
+        assert re.match(r"^[0-9a-f-]{36}$", UUIDS[name]), UUIDS[name]
+    s = NM.macguise_status(UUIDS[name])
+    assert s is not None, f"'{name}' is not in macguised's status"
+    return s
 
 
 def configure(text):
@@ -136,7 +144,7 @@ def recovered(name, burned, timeout=10):
     conflicted; returns the new address."""
     NM.wait_for(f"'{name}' to be up with a clean new address",
                 lambda: NM.link_mac() not in (burned, PEER_MAC) and NM.link_mac() == NM.cloned(name)
-                and (status(name) or {}).get("verdict") == "clean", timeout=timeout)
+                and status(name).get("verdict") == "clean", timeout=timeout)
     BURNED.append(burned)
     return NM.link_mac()
 
@@ -179,7 +187,7 @@ def unmanaged_profile_sends_no_probe_frames():
     assert hook_runs() == runs + 1, "the hook should have run for the pre-up"
     probes = captured()[seen:]
     assert probes == [], probes
-    assert "verdict" not in (status("off") or {})
+    assert "verdict" not in status("off")
 
 
 @mgtap.test
