@@ -11,6 +11,11 @@
 #include "mg-cli.h"
 
 static const MgCliCommand mg_commands[] = {
+	{ "status", mg_cmd_status, N_("Show what macguise does with each profile") },
+	{ "policy", mg_cmd_policy, N_("Show or set a profile's macguise settings") },
+	{ "rotate", mg_cmd_rotate, N_("Give profiles a new address now") },
+	{ "audit", mg_cmd_audit, N_("List what still links you across addresses") },
+	{ "harden", mg_cmd_harden, N_("Apply the fixes audit names") },
 	{ "generate", mg_cmd_generate, N_("Print plausible MAC addresses from the catalogue") },
 	{ "lookup", mg_cmd_lookup, N_("Tell the vendor, classes and era of addresses") },
 	{ "vendors", mg_cmd_vendors, N_("List the vendor catalogue with weights and sources") },

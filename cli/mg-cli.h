@@ -26,6 +26,11 @@ typedef struct {
 int mg_cmd_generate(int argc, char **argv);
 int mg_cmd_lookup(int argc, char **argv);
 int mg_cmd_vendors(int argc, char **argv);
+int mg_cmd_status(int argc, char **argv);
+int mg_cmd_policy(int argc, char **argv);
+int mg_cmd_rotate(int argc, char **argv);
+int mg_cmd_audit(int argc, char **argv);
+int mg_cmd_harden(int argc, char **argv);
 
 /* Parses a command's options; on a usage error prints one line and returns
  * FALSE (the command then exits with MG_EXIT_USAGE). */

@@ -632,8 +632,12 @@ mg_write_durably(const char *dir, const char *name, const char *data, gsize len,
 	return mg_fsync_dir(dir, error);
 }
 
+/* With @create, a missing key is made; without, it is G_FILE_ERROR_NOENT. */
 static gboolean
-mg_state_read_key(const char *dir, guint8 key[MG_STATE_KEY_BYTES], GError **error)
+mg_state_read_key(const char *dir,
+		  guint8 key[MG_STATE_KEY_BYTES],
+		  gboolean create,
+		  GError **error)
 {
 	g_autofree char *path = g_build_filename(dir, MG_STATE_KEY_FILE_NAME, NULL);
 	g_autofree char *data = NULL;
@@ -658,7 +662,7 @@ mg_state_read_key(const char *dir, guint8 key[MG_STATE_KEY_BYTES], GError **erro
 		sodium_memzero(data, len);
 		return TRUE;
 	}
-	if (!g_error_matches(local, G_FILE_ERROR, G_FILE_ERROR_NOENT)) {
+	if (!create || !g_error_matches(local, G_FILE_ERROR, G_FILE_ERROR_NOENT)) {
 		g_propagate_prefixed_error(
 		    error, g_steal_pointer(&local), _("cannot read the secret key: "));
 		return FALSE;
@@ -720,7 +724,7 @@ mg_state_load(const char *dir, MgStateLoadReport *report, GError **error)
 			    g_strerror(saved));
 		return NULL;
 	}
-	if (!mg_state_read_key(dir, key, error))
+	if (!mg_state_read_key(dir, key, TRUE, error))
 		return NULL;
 	mg_state_remove_stale_temporaries(dir);
 
@@ -768,6 +772,41 @@ mg_state_load(const char *dir, MgStateLoadReport *report, GError **error)
 	report->reason = g_strdup(local->message);
 	state = mg_state_new_empty(key, sizeof(key));
 	sodium_memzero(key, sizeof(key));
+	return state;
+}
+
+MgState *
+mg_state_read(const char *dir, GError **error)
+{
+	guint8 key[MG_STATE_KEY_BYTES];
+	g_autofree char *path = g_build_filename(dir, MG_STATE_FILE_NAME, NULL);
+	g_autofree char *text = NULL;
+	g_autoptr(GError) local = NULL;
+	MgState *state;
+	gsize len = 0;
+
+	if (!g_file_get_contents(path, &text, &len, &local)) {
+		if (!g_error_matches(local, G_FILE_ERROR, G_FILE_ERROR_NOENT)) {
+			g_propagate_prefixed_error(
+			    error, g_steal_pointer(&local), _("cannot read the state: "));
+			return NULL;
+		}
+		/* Nothing assigned yet; the key does not matter for an empty state. */
+		memset(key, 0, sizeof(key));
+		return mg_state_new_empty(key, sizeof(key));
+	}
+	if (!mg_state_read_key(dir, key, FALSE, error))
+		return NULL;
+	state = mg_state_new_from_data(key, sizeof(key), text, len, &local);
+	sodium_memzero(key, sizeof(key));
+	if (state == NULL)
+		g_set_error(error,
+			    MG_ERROR,
+			    MG_ERROR_STATE,
+			    _("the state %s is unusable (%s); macguised sets it aside when it "
+			      "starts"),
+			    path,
+			    local->message);
 	return state;
 }
 

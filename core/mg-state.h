@@ -73,6 +73,9 @@ char *mg_state_default_dir(void);
  * "state.broken-YYYYMMDDTHHMMSSZ", reported in @report, and a fresh state is
  * used. A file that cannot be read at all is an error, never a reset. */
 MgState *mg_state_load(const char *dir, MgStateLoadReport *report, GError **error);
+/* For readers other than macguised: changes nothing on disk. A missing file
+ * is an empty state; an unusable one, or a missing key, is an error. */
+MgState *mg_state_read(const char *dir, GError **error);
 /* Atomic and durable: temporary file, fsync, rename, fsync of the directory. */
 gboolean mg_state_save(MgState *state, const char *dir, GError **error);
 

@@ -5,6 +5,7 @@
 
 #include "mg-profile.h"
 
+#include <glib/gi18n.h>
 #include <sodium.h>
 #include <string.h>
 
@@ -36,12 +37,29 @@ mg_profile_cloned_mac(NMConnection *connection, MgClass klass)
 	}
 }
 
+/* A problem with a profile's settings: into @problems, or the log. */
+static void G_GNUC_PRINTF(3, 4)
+    mg_profile_problem(GPtrArray *problems, NMConnection *connection, const char *format, ...)
+{
+	va_list args;
+	g_autofree char *msg = NULL;
+
+	va_start(args, format);
+	msg = g_strdup_vprintf(format, args);
+	va_end(args);
+	if (problems != NULL)
+		g_ptr_array_add(problems, g_steal_pointer(&msg));
+	else
+		g_warning("profile '%s': %s", nm_connection_get_id(connection), msg);
+}
+
 void
-mg_profile_policy(const MgConfig *config,
-		  MgCatalogue *catalogue,
-		  NMConnection *connection,
-		  MgClass klass,
-		  MgPolicy *policy)
+mg_profile_policy_full(const MgConfig *config,
+		       MgCatalogue *catalogue,
+		       NMConnection *connection,
+		       MgClass klass,
+		       MgPolicy *policy,
+		       GPtrArray *problems)
 {
 	NMSetting *setting =
 	    nm_connection_get_setting_by_name(connection, NM_SETTING_USER_SETTING_NAME);
@@ -57,16 +75,26 @@ mg_profile_policy(const MgConfig *config,
 		const char *value = nm_setting_user_get_data(NM_SETTING_USER(setting), keys[i]);
 		gboolean handled;
 		if (!mg_policy_set_user_data(policy, keys[i], value, &handled, &error))
-			g_warning("profile '%s': %s; using the default",
-				  nm_connection_get_id(connection),
-				  error->message);
+			mg_profile_problem(
+			    problems, connection, _("%s; using the default"), error->message);
 	}
 	if (policy->vendors != NULL && !mg_policy_check_vendors(policy, catalogue, NULL)) {
-		g_warning("profile '%s': macguise.vendors names a vendor not in the catalogue; "
-			  "using any",
-			  nm_connection_get_id(connection));
+		mg_profile_problem(
+		    problems,
+		    connection,
+		    _("macguise.vendors names a vendor not in the catalogue; using any"));
 		g_clear_pointer(&policy->vendors, g_strfreev);
 	}
+}
+
+void
+mg_profile_policy(const MgConfig *config,
+		  MgCatalogue *catalogue,
+		  NMConnection *connection,
+		  MgClass klass,
+		  MgPolicy *policy)
+{
+	mg_profile_policy_full(config, catalogue, connection, klass, policy, NULL);
 }
 
 gboolean

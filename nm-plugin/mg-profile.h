@@ -45,6 +45,13 @@ void mg_profile_policy(const MgConfig *config,
 		       NMConnection *connection,
 		       MgClass klass,
 		       MgPolicy *policy);
+/* The same, with the problems collected into @problems (strings) instead. */
+void mg_profile_policy_full(const MgConfig *config,
+			    MgCatalogue *catalogue,
+			    NMConnection *connection,
+			    MgClass klass,
+			    MgPolicy *policy,
+			    GPtrArray *problems);
 /* An explicit MAC that macguise did not give the profile (now or before),
  * or one of permanent, preserve, random, stable. */
 gboolean mg_profile_set_by_hand(MgState *state, const MgProfileState *profile, const char *cloned);

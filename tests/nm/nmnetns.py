@@ -65,7 +65,10 @@ class NmNetns:
         self.peer = f"mg-peer-{tag}"
         self.dir = tempfile.mkdtemp(prefix="mg-nm-")
         self.bus = os.path.join(self.dir, "bus")
-        self.env = dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=f"unix:path={self.bus}")
+        # Criticals are bugs and abort; warnings are what the programs report
+        # to people (a profile that cannot be recovered, say) and must not.
+        self.env = dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=f"unix:path={self.bus}",
+                        G_DEBUG="fatal-criticals")
         self.pids = []  # everything we started, ended in reverse order
         self.namespaces = []
         self.logs = []

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <NetworkManager.h>
+
+#include "mg-config.h"
+#include "mg-state.h"
+
+G_BEGIN_DECLS
+
+/* NetworkManager, or an error saying it is not running. */
+NMClient *mg_cli_nm_client(GError **error);
+/* A profile by UUID, id or keyfile name (path or base name, with or without
+ * .nmconnection), as nmcli takes them. */
+NMRemoteConnection *mg_cli_find_profile(NMClient *client, const char *name, GError **error);
+/* Every Ethernet and Wi-Fi profile, sorted by id, or those named. */
+GPtrArray *mg_cli_profiles(NMClient *client, char **names, GError **error);
+gboolean mg_cli_profile_is_active(NMClient *client, NMConnection *connection);
+/* Writes @changed over @rc (to disk where it is kept there), waiting for
+ * NetworkManager's answer: its authorization applies. */
+gboolean mg_cli_update_profile(NMRemoteConnection *rc, NMConnection *changed, GError **error);
+
+/* The system bus and macguised's API: NULL with @error when it is not there. */
+GDBusConnection *mg_cli_bus(GError **error);
+GVariant *mg_cli_daemon_call(const char *method, GVariant *args, const char *reply_type,
+			     gboolean auto_start, GError **error);
+
+/* What the CLI knows about each profile's macguise state: from macguised
+ * when it runs, else from the state file (root only), else nothing. */
+typedef struct {
+	gboolean daemon_running;
+	gboolean state_readable;
+	char *state_problem;  /* why not, for people */
+	MgConfig config;
+	MgState *state;     /* the profiles' states, from either source */
+	GHashTable *policy; /* UUID -> "mode\nrotate" as macguised uses them */
+} MgCliState;
+
+void mg_cli_state_load(MgCliState *st);
+void mg_cli_state_clear(MgCliState *st);
+
+G_END_DECLS

@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* macguise audit and harden: what still links a person across a profile's
+ * addresses, and the fixes for it (core/mg-audit.c decides; this reads the
+ * settings out of NetworkManager and writes the fixes back). */
+#define G_LOG_DOMAIN "macguise"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "mg-audit.h"
+#include "mg-cli-nm.h"
+#include "mg-cli.h"
+#include "mg-profile.h"
+
+/* NetworkManager's configuration, in the order it reads it; the files in a
+ * directory in name order, later ones winning. MACGUISE_NM_CONF (a
+ * ':'-separated list of files and directories) replaces it, for an image
+ * being built or a NetworkManager started with other paths. */
+static const char *const mg_nm_conf_default[] = {
+	"/usr/lib/NetworkManager/conf.d",
+	"/run/NetworkManager/conf.d",
+	"/etc/NetworkManager/NetworkManager.conf",
+	"/etc/NetworkManager/conf.d",
+	NULL,
+};
+
+static void
+mg_scan_rand_from_file(const char *path, gboolean *off)
+{
+	g_autoptr(GKeyFile) kf = g_key_file_new();
+	g_auto(GStrv) groups = NULL;
+
+	if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, NULL))
+		return;
+	groups = g_key_file_get_groups(kf, NULL);
+	for (guint i = 0; groups[i] != NULL; i++) {
+		g_autofree char *v = NULL;
+		if (g_strcmp0(groups[i], "device") != 0 && !g_str_has_prefix(groups[i], "device-"))
+			continue;
+		v = g_key_file_get_value(kf, groups[i], "wifi.scan-rand-mac-address", NULL);
+		if (v != NULL)
+			*off = g_ascii_strcasecmp(v, "no") == 0 || g_ascii_strcasecmp(v, "false") == 0 ||
+			       g_strcmp0(v, "0") == 0;
+	}
+}
+
+static int
+mg_strcmp_ptr(gconstpointer a, gconstpointer b)
+{
+	return g_strcmp0(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Whether NetworkManager scans with the card's own address. */
+static gboolean
+mg_scan_randomization_off(void)
+{
+	const char *env = g_getenv("MACGUISE_NM_CONF");
+	g_auto(GStrv) from_env = env != NULL ? g_strsplit(env, ":", -1) : NULL;
+	const char *const *places = from_env != NULL ? (const char *const *)from_env
+						     : mg_nm_conf_default;
+	gboolean off = FALSE;
+
+	for (guint i = 0; places[i] != NULL; i++) {
+		g_autoptr(GDir) dir = g_dir_open(places[i], 0, NULL);
+		g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+		const char *name;
+		if (dir == NULL) {
+			mg_scan_rand_from_file(places[i], &off);
+			continue;
+		}
+		while ((name = g_dir_read_name(dir)) != NULL) {
+			if (g_str_has_suffix(name, ".conf"))
+				g_ptr_array_add(names, g_build_filename(places[i], name, NULL));
+		}
+		g_ptr_array_sort(names, mg_strcmp_ptr);
+		for (guint j = 0; j < names->len; j++)
+			mg_scan_rand_from_file(g_ptr_array_index(names, j), &off);
+	}
+	return off;
+}
+
+static void
+mg_audit_input(NMConnection *c, const MgPolicy *policy, gboolean user_owned, MgAuditInput *in)
+{
+	NMSettingIPConfig *ip4 = nm_connection_get_setting_ip4_config(c);
+	NMSettingIPConfig *ip6 = nm_connection_get_setting_ip6_config(c);
+
+	memset(in, 0, sizeof(*in));
+	in->id = nm_connection_get_id(c);
+	in->klass = mg_profile_class(c);
+	in->mode = policy->mode;
+	in->harden = policy->harden;
+	in->user_owned = user_owned;
+	in->cloned = mg_profile_cloned_mac(c, in->klass);
+	in->addr_gen_mode = MG_ADDR_GEN_DEFAULT;
+	in->ip6_privacy = -1;
+	if (ip4 != NULL) {
+		in->ipv4_method = nm_setting_ip_config_get_method(ip4);
+		in->dhcp_client_id =
+		    nm_setting_ip4_config_get_dhcp_client_id(NM_SETTING_IP4_CONFIG(ip4));
+		in->dhcp4_send_hostname = nm_setting_ip_config_get_dhcp_send_hostname(ip4);
+	}
+	if (ip6 != NULL) {
+		in->ipv6_method = nm_setting_ip_config_get_method(ip6);
+		in->addr_gen_mode =
+		    (int)nm_setting_ip6_config_get_addr_gen_mode(NM_SETTING_IP6_CONFIG(ip6));
+		in->ip6_privacy =
+		    (int)nm_setting_ip6_config_get_ip6_privacy(NM_SETTING_IP6_CONFIG(ip6));
+		in->dhcp_duid = nm_setting_ip6_config_get_dhcp_duid(NM_SETTING_IP6_CONFIG(ip6));
+		in->dhcp6_send_hostname = nm_setting_ip_config_get_dhcp_send_hostname(ip6);
+	}
+}
+
+/* The profile's findings under the policy in effect. */
+static GPtrArray *
+mg_audit_connection(MgCliState *st, NMConnection *c)
+{
+	const MgProfileState *p = mg_state_get_profile(st->state, nm_connection_get_uuid(c));
+	MgClass klass = mg_profile_class(c);
+	const char *cloned = mg_profile_cloned_mac(c, klass);
+	MgAuditInput in;
+	MgPolicy policy;
+	GPtrArray *findings;
+	MgMac mac;
+	gboolean owned = (p != NULL && p->user_owned) ||
+			 (cloned != NULL && cloned[0] != '\0' && !mg_mac_parse(cloned, &mac, NULL));
+
+	mg_profile_policy_full(&st->config, mg_cli_catalogue(NULL), c, klass, &policy, NULL);
+	mg_audit_input(c, &policy, owned, &in);
+	findings = mg_audit_profile(&in);
+	mg_policy_clear(&policy);
+	return findings;
+}
+
+static JsonObject *
+mg_finding_json(const MgFinding *f)
+{
+	JsonObject *o = json_object_new();
+	json_object_set_string_member(o, "id", f->id);
+	json_object_set_string_member(o, "severity", mg_severity_to_string(f->severity));
+	json_object_set_string_member(o, "message", f->message);
+	json_object_set_string_member(o, "setting", f->setting);
+	json_object_set_string_member(o, "value", f->value);
+	json_object_set_string_member(o, "fix", f->fix);
+	return o;
+}
+
+static void
+mg_finding_print(const MgFinding *f)
+{
+	/* TRANSLATORS: severities, as `macguise audit` shows them */
+	const char *sev = f->severity == MG_SEVERITY_HIGH	? C_("severity", "high")
+			  : f->severity == MG_SEVERITY_MEDIUM ? C_("severity", "medium")
+							      : C_("severity", "low");
+	g_print("  %-7s %s\n", sev, f->message);
+	g_print("  %-7s %s %s\n", "", _("fix:"), f->fix);
+}
+
+int
+mg_cmd_audit(int argc, char **argv)
+{
+	gboolean json = FALSE;
+	const GOptionEntry entries[] = {
+		{ "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print a JSON object"), NULL },
+		{ NULL },
+	};
+	g_autoptr(GError) error = NULL;
+	g_autoptr(NMClient) client = NULL;
+	g_autoptr(GPtrArray) profiles = NULL;
+	g_autoptr(JsonObject) root = json_object_new();
+	JsonArray *list = json_array_new();
+	JsonArray *global = json_array_new();
+	gboolean any_wifi = FALSE;
+	MgCliState st;
+
+	if (!mg_cli_parse_options(
+		"audit",
+		_("[PROFILE…]"),
+		_("List what still links you across addresses, per profile, with the command "
+		  "that fixes each finding."),
+		entries,
+		&argc,
+		&argv))
+		return MG_EXIT_USAGE;
+	if (mg_cli_catalogue(&error) == NULL)
+		return mg_cli_failure("audit", error);
+	client = mg_cli_nm_client(&error);
+	if (client == NULL)
+		return mg_cli_failure("audit", error);
+	profiles = mg_cli_profiles(client, argv + 1, &error);
+	if (profiles == NULL)
+		return mg_cli_failure("audit", error);
+	mg_cli_state_load(&st);
+
+	for (guint i = 0; i < profiles->len; i++) {
+		NMConnection *c = g_ptr_array_index(profiles, i);
+		g_autoptr(GPtrArray) findings = mg_audit_connection(&st, c);
+		JsonObject *o = json_object_new();
+		JsonArray *fl = json_array_new();
+		any_wifi |= mg_profile_class(c) == MG_CLASS_WIFI;
+		json_object_set_string_member(o, "id", nm_connection_get_id(c));
+		json_object_set_string_member(o, "uuid", nm_connection_get_uuid(c));
+		for (guint j = 0; j < findings->len; j++)
+			json_array_add_object_element(fl, mg_finding_json(g_ptr_array_index(findings, j)));
+		json_object_set_array_member(o, "findings", fl);
+		json_array_add_object_element(list, o);
+		if (!json) {
+			g_print("%s\n", nm_connection_get_id(c));
+			if (findings->len == 0)
+				g_print("  %s\n", _("nothing found"));
+			for (guint j = 0; j < findings->len; j++)
+				mg_finding_print(g_ptr_array_index(findings, j));
+		}
+	}
+	if (any_wifi && mg_scan_randomization_off()) {
+		g_autoptr(MgFinding) f = mg_audit_scan_randomization();
+		json_array_add_object_element(global, mg_finding_json(f));
+		if (!json) {
+			g_print("%s\n", _("NetworkManager (all Wi-Fi profiles)"));
+			mg_finding_print(f);
+		}
+	}
+	json_object_set_array_member(root, "profiles", list);
+	json_object_set_array_member(root, "global", global);
+	if (json) {
+		g_autoptr(JsonNode) node = json_node_new(JSON_NODE_OBJECT);
+		json_node_set_object(node, root);
+		mg_cli_print_json(node);
+	}
+	mg_cli_state_clear(&st);
+	return MG_EXIT_OK;
+}
+
+/* harden ------------------------------------------------------------------------ */
+
+static void
+mg_harden_apply(NMConnection *c, const MgFinding *f)
+{
+	NMSettingIPConfig *ip4 = nm_connection_get_setting_ip4_config(c);
+	NMSettingIPConfig *ip6 = nm_connection_get_setting_ip6_config(c);
+	const char *s = f->setting;
+
+	if (g_str_has_prefix(s, MG_POLICY_KEY_PREFIX)) {
+		NMSetting *user = nm_connection_get_setting_by_name(c, NM_SETTING_USER_SETTING_NAME);
+		if (user == NULL) {
+			user = nm_setting_user_new();
+			nm_connection_add_setting(c, user);
+		}
+		nm_setting_user_set_data(NM_SETTING_USER(user), s, f->value, NULL);
+	} else if (g_str_has_suffix(s, ".cloned-mac-address")) {
+		if (mg_profile_class(c) == MG_CLASS_WIFI)
+			g_object_set(nm_connection_get_setting_wireless(c),
+				     NM_SETTING_WIRELESS_CLONED_MAC_ADDRESS,
+				     NULL,
+				     NULL);
+		else
+			g_object_set(nm_connection_get_setting_wired(c),
+				     NM_SETTING_WIRED_CLONED_MAC_ADDRESS,
+				     NULL,
+				     NULL);
+	} else if (g_strcmp0(s, "ipv6.addr-gen-mode") == 0) {
+		g_object_set(ip6,
+			     NM_SETTING_IP6_CONFIG_ADDR_GEN_MODE,
+			     (int)NM_SETTING_IP6_CONFIG_ADDR_GEN_MODE_STABLE_PRIVACY,
+			     NULL);
+	} else if (g_strcmp0(s, "ipv6.ip6-privacy") == 0) {
+		g_object_set(ip6,
+			     NM_SETTING_IP6_CONFIG_IP6_PRIVACY,
+			     NM_SETTING_IP6_CONFIG_PRIVACY_PREFER_TEMP_ADDR,
+			     NULL);
+	} else if (g_strcmp0(s, "ipv6.dhcp-duid") == 0) {
+		g_object_set(ip6, NM_SETTING_IP6_CONFIG_DHCP_DUID, f->value, NULL);
+	} else if (g_strcmp0(s, "ipv4.dhcp-client-id") == 0) {
+		g_object_set(ip4, NM_SETTING_IP4_CONFIG_DHCP_CLIENT_ID, f->value, NULL);
+	} else if (g_strcmp0(s, "ipv4.dhcp-send-hostname") == 0) {
+		g_object_set(ip4, NM_SETTING_IP_CONFIG_DHCP_SEND_HOSTNAME, FALSE, NULL);
+	} else if (g_strcmp0(s, "ipv6.dhcp-send-hostname") == 0) {
+		g_object_set(ip6, NM_SETTING_IP_CONFIG_DHCP_SEND_HOSTNAME, FALSE, NULL);
+	} else {
+		g_assert_not_reached();
+	}
+}
+
+int
+mg_cmd_harden(int argc, char **argv)
+{
+	gboolean all = FALSE;
+	const GOptionEntry entries[] = {
+		{ "all", 'a', 0, G_OPTION_ARG_NONE, &all, N_("Every Ethernet and Wi-Fi profile"), NULL },
+		{ NULL },
+	};
+	g_autoptr(GError) error = NULL;
+	g_autoptr(NMClient) client = NULL;
+	g_autoptr(GPtrArray) profiles = NULL;
+	int status = MG_EXIT_OK;
+	MgCliState st;
+
+	if (!mg_cli_parse_options(
+		"harden",
+		_("PROFILE…|--all"),
+		_("Apply every fix `macguise audit` names, and macguise.harden=yes."),
+		entries,
+		&argc,
+		&argv))
+		return MG_EXIT_USAGE;
+	if (all == (argc > 1))
+		return mg_cli_usage_error("harden", _("name profiles or say --all, not both"));
+	if (mg_cli_catalogue(&error) == NULL)
+		return mg_cli_failure("harden", error);
+	client = mg_cli_nm_client(&error);
+	if (client == NULL)
+		return mg_cli_failure("harden", error);
+	profiles = mg_cli_profiles(client, all ? NULL : argv + 1, &error);
+	if (profiles == NULL)
+		return mg_cli_failure("harden", error);
+	mg_cli_state_load(&st);
+
+	for (guint i = 0; i < profiles->len; i++) {
+		NMRemoteConnection *rc = g_ptr_array_index(profiles, i);
+		g_autoptr(NMConnection) copy = nm_simple_connection_new_clone(NM_CONNECTION(rc));
+		g_autoptr(GPtrArray) findings = mg_audit_connection(&st, copy);
+		g_autoptr(GError) local = NULL;
+		MgFinding harden = { "harden", MG_SEVERITY_LOW, NULL, "macguise.harden", "yes", NULL };
+
+		for (guint j = 0; j < findings->len; j++)
+			mg_harden_apply(copy, g_ptr_array_index(findings, j));
+		mg_harden_apply(copy, &harden);
+		if (!mg_cli_update_profile(rc, copy, &local)) {
+			mg_cli_failure("harden", local);
+			status = MG_EXIT_FAILURE;
+			continue;
+		}
+		g_print(g_dngettext(GETTEXT_PACKAGE,
+				    "%s: %u fix applied\n",
+				    "%s: %u fixes applied\n",
+				    findings->len),
+			nm_connection_get_id(copy),
+			findings->len);
+	}
+	if (mg_scan_randomization_off()) {
+		g_autoptr(MgFinding) f = mg_audit_scan_randomization();
+		g_print(_("Not changed, as it is NetworkManager's global setting: %s\n  %s\n"),
+			f->message,
+			f->fix);
+	}
+	mg_cli_state_clear(&st);
+	return status;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+#include "mg-policy.h"
+
+G_BEGIN_DECLS
+
+/* What still links a person across a profile's MAC addresses, from the
+ * settings that matter, and the change that fixes each finding. Pure: the
+ * CLI reads the settings out of NetworkManager and applies the fixes. */
+
+/* NetworkManager's values for ipv6.addr-gen-mode and ipv6.ip6-privacy. */
+typedef enum {
+	MG_ADDR_GEN_EUI64 = 0,
+	MG_ADDR_GEN_STABLE_PRIVACY = 1,
+	MG_ADDR_GEN_DEFAULT_OR_EUI64 = 2,
+	MG_ADDR_GEN_DEFAULT = 3,
+} MgAddrGenMode;
+
+typedef struct {
+	const char *id;              /* the profile's name, for the fix commands */
+	MgClass klass;               /* MG_CLASS_WIFI or MG_CLASS_ETHERNET */
+	MgMode mode;                 /* macguise.mode in effect */
+	gboolean harden;             /* macguise.harden in effect */
+	gboolean user_owned;         /* macguise leaves its MAC address alone */
+	const char *cloned;          /* cloned-mac-address as set, or NULL */
+	const char *ipv4_method;     /* "auto", "manual", "disabled", ... */
+	const char *ipv6_method;     /* "auto", "dhcp", "link-local", "ignore", ... */
+	int addr_gen_mode;           /* MgAddrGenMode */
+	int ip6_privacy;             /* -1 (global default), 0, 1, 2 */
+	const char *dhcp_client_id;  /* ipv4.dhcp-client-id, or NULL */
+	const char *dhcp_duid;       /* ipv6.dhcp-duid, or NULL */
+	gboolean dhcp4_send_hostname;
+	gboolean dhcp6_send_hostname;
+} MgAuditInput;
+
+typedef enum {
+	MG_SEVERITY_LOW,
+	MG_SEVERITY_MEDIUM,
+	MG_SEVERITY_HIGH,
+} MgSeverity;
+
+typedef struct {
+	const char *id;   /* stable: "ipv6-eui64", "dhcp-hostname-ipv4", ... */
+	MgSeverity severity;
+	char *message;    /* for people, translated */
+	const char *setting; /* what the fix changes: "ipv6.addr-gen-mode", "macguise.mode" */
+	const char *value;   /* to this ("" clears it) */
+	char *fix;        /* the command that does it */
+} MgFinding;
+
+void mg_finding_free(MgFinding *finding);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(MgFinding, mg_finding_free)
+
+const char *mg_severity_to_string(MgSeverity severity);
+/* The profile's findings (MgFinding), worst first. */
+GPtrArray *mg_audit_profile(const MgAuditInput *input);
+/* The one global finding: Wi-Fi scans with the card's own address. */
+MgFinding *mg_audit_scan_randomization(void);
+
+G_END_DECLS
