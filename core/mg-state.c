@@ -227,6 +227,14 @@ mg_state_was_used(MgState *state, const MgMac *mac)
 	return g_hash_table_contains(state->history, digest);
 }
 
+gint64
+mg_state_remembered_at(MgState *state, const MgMac *mac)
+{
+	g_autofree char *digest = mg_state_history_digest(state, mac);
+	const gint64 *t = g_hash_table_lookup(state->history, digest);
+	return t != NULL ? *t : 0;
+}
+
 guint
 mg_state_history_size(MgState *state)
 {

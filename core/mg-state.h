@@ -102,6 +102,8 @@ void mg_state_record_verdict(MgProfileState *profile,
 /* Records @mac in the reuse history: it is never handed out again. */
 void mg_state_remember(MgState *state, const MgMac *mac, gint64 now);
 gboolean mg_state_was_used(MgState *state, const MgMac *mac);
+/* When @mac was last recorded in the history; 0 if never. */
+gint64 mg_state_remembered_at(MgState *state, const MgMac *mac);
 guint mg_state_history_size(MgState *state);
 /* Drops history entries older than @max_age, then the oldest beyond @max_entries. */
 guint mg_state_prune_history(MgState *state, gint64 now, gint64 max_age, guint max_entries);

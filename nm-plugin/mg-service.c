@@ -243,6 +243,10 @@ mg_service_assign(MgService *self,
 	a->mac = mac;
 	a->due_at = mg_schedule_due_at(policy, g_get_real_time() / G_USEC_PER_SEC, jitter);
 	a->for_conflict = for_conflict;
+	/* Into the history before NetworkManager has it: whatever happens
+	 * next, it is never handed out again and is known as ours. */
+	mg_state_remember(self->rt.state, &mac, g_get_real_time() / G_USEC_PER_SEC);
+	mg_service_save(self);
 	g_hash_table_add(self->in_flight, g_strdup(a->uuid));
 	nm_remote_connection_update2(rc,
 				     nm_connection_to_dbus(copy, NM_CONNECTION_SERIALIZE_ALL),
@@ -255,6 +259,38 @@ mg_service_assign(MgService *self,
 }
 
 /* Deciding -------------------------------------------------------------------- */
+
+/* An address drawn for the profile is recorded in the history before it is
+ * written; if macguised stopped after NetworkManager took it but before the
+ * state said so, the profile holds an address newer than the state's. It is
+ * ours: make it the current one. (An older one is libnm's cache lagging a
+ * write, and is not taken back.) */
+static gboolean
+mg_service_adopt_unrecorded(MgService *self,
+			    NMConnection *connection,
+			    const MgPolicy *policy,
+			    MgProfileState *p)
+{
+	const char *cloned = mg_profile_cloned_mac(connection, mg_profile_class(connection));
+	gint64 drawn_at;
+	MgMac mac;
+
+	if (p == NULL || cloned == NULL || !mg_mac_parse(cloned, &mac, NULL) ||
+	    (p->has_address && mg_mac_equal(&mac, &p->address)))
+		return FALSE;
+	drawn_at = mg_state_remembered_at(self->rt.state, &mac);
+	if (drawn_at == 0 || (p->has_address && drawn_at <= p->assigned_at))
+		return FALSE;
+	mg_state_assign(self->rt.state,
+			p,
+			&mac,
+			drawn_at,
+			mg_schedule_due_at(policy, drawn_at, G_MAXUINT32 / 2),
+			self->rt.boot_id);
+	g_message("profile '%s': took up the address it was given before a restart",
+		  nm_connection_get_id(connection));
+	return TRUE;
+}
 
 static void
 mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
@@ -290,6 +326,8 @@ mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 		mg_policy_clear(&policy);
 		return;
 	}
+	if (mg_service_adopt_unrecorded(self, connection, &policy, p))
+		mg_service_save(self);
 	if (mg_profile_set_by_hand(self->rt.state, p, mg_profile_cloned_mac(connection, klass))) {
 		p = mg_state_ensure_profile(self->rt.state, uuid);
 		p->user_owned = TRUE;

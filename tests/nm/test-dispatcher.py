@@ -231,6 +231,12 @@ def conflict_is_detected_and_recovered_with_a_new_plausible_address():
     assert "passive:" in s["conflict-evidence"] and "ipv6:" in s["conflict-evidence"], s
     assert old not in s["conflict-evidence"] and "recovery-failed" not in s, s
     assert history_has(old), "the burned address should be in the reuse history"
+    # ... and `macguise status` says what happened.
+    p = subprocess.run(["ip", "netns", "exec", NM.ns, CLI, "status", "--json", "e1"], env=NM.env,
+                       capture_output=True, text=True, check=True)
+    shown = json.loads(p.stdout)["profiles"][0]
+    assert shown["check"]["verdict"] == "clean" and shown["conflicts"] == s["conflicts"], shown
+    assert shown["last_conflict"]["evidence"] == s["conflict-evidence"], shown
     down("e1")
     # Never handed out again: ten rotations, none of them gives it back.
     for _ in range(10):

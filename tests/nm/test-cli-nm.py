@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""`macguise status|policy|rotate|audit|harden` against a real
+NetworkManager (and macguised) in network namespaces."""
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.dirname(__file__))
+import mgtap  # noqa: E402
+from nmnetns import NmNetns  # noqa: E402
+
+MACGUISED, CLI = sys.argv[1], sys.argv[2]
+MAC_RE = re.compile(r"^[0-9a-f]{2}(:[0-9a-f]{2}){5}$")
+NM = NmNetns().start()
+for d in ("state", "config"):
+    os.makedirs(os.path.join(NM.dir, d), exist_ok=True)
+NM.env["STATE_DIRECTORY"] = os.path.join(NM.dir, "state")
+NM.env["CONFIGURATION_DIRECTORY"] = os.path.join(NM.dir, "config")
+NM.env["MACGUISE_NM_CONF"] = os.path.join(NM.dir, "conf.d")
+os.chmod(NM.dir, 0o711)  # unprivileged clients reach the bus socket
+
+
+def cli(*args, user=None, env=None):
+    cmd = [CLI, *args]
+    if user is not None:
+        cmd = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", *cmd]
+    return subprocess.run(["ip", "netns", "exec", NM.ns, *cmd], env=dict(NM.env, **(env or {})),
+                          capture_output=True, text=True, timeout=60)
+
+
+def cli_json(*args):
+    p = cli(*args, "--json")
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+def keyfile(name):
+    with open(os.path.join(NM.dir, "system-connections", name + ".nmconnection")) as f:
+        return f.read()
+
+
+def wait_cloned(name, other_than=None, timeout=15):
+    box = {}
+
+    def ready():
+        box["mac"] = NM.cloned(name)
+        return MAC_RE.match(box["mac"]) is not None and box["mac"] != other_than
+
+    NM.wait_for(f"a macguise address in '{name}'", ready, timeout=timeout)
+    return box["mac"]
+
+
+def profile(status, name):
+    return next(p for p in status["profiles"] if p["id"] == name)
+
+
+@mgtap.test
+def status_without_macguised_says_so_and_shows_profiles():
+    NM.add_ethernet("e1")
+    p = cli("status")
+    assert p.returncode == 0, p.stderr
+    assert "macguised is not running" in p.stdout and re.search(r"^e1\s+ethernet", p.stdout, re.M), p.stdout
+    s = cli_json("status")
+    assert s["daemon_running"] is False and s["state_readable"] is True
+    e1 = profile(s, "e1")
+    assert e1["managed"] is True and e1["address"] is None and e1["next_rotation"]["when"] == "now", e1
+    NM.start_macguised(MACGUISED)
+    wait_cloned("e1")
+
+
+@mgtap.test
+def status_in_both_forms():
+    mac = NM.cloned("e1")
+    NM.wait_for("macguised's API", lambda: NM.macguise_call("GetStatus").returncode == 0)
+    table = cli("status").stdout
+    head, row = table.splitlines()[0], next(l for l in table.splitlines() if l.startswith("e1 "))
+    for col in ("PROFILE", "TYPE", "MODE", "ROTATE", "ADDRESS", "VENDOR", "NEXT", "CHECK"):
+        assert col in head, head
+    assert mac in row and "plausible" in row and "weekly" in row, row
+    detail = cli("status", "e1").stdout
+    assert NM.uuid_of("e1") in detail and mac in detail and "next rotation:" in detail, detail
+    s = cli_json("status", "e1")
+    assert s["daemon_running"] is True and len(s["profiles"]) == 1
+    e1 = s["profiles"][0]
+    schema = {"id": str, "uuid": str, "type": str, "filename": str, "active": bool, "managed": bool,
+              "user_owned": bool, "mode": str, "rotate": str, "cloned_mac_address": str,
+              "address": str, "vendor": str, "vendor_id": str, "assigned_at": str,
+              "next_rotation": dict, "generation": int, "conflicts": int, "problems": list}
+    for key, kind in schema.items():
+        assert isinstance(e1[key], kind), (key, e1[key])
+    for key in ("check", "last_conflict", "recovery"):
+        assert key in e1 and e1[key] is None, (key, e1.get(key))
+    assert e1["address"] == mac and e1["type"] == "ethernet" and e1["generation"] == 1
+    assert e1["next_rotation"]["when"] == "at" and e1["next_rotation"]["at"].endswith("Z")
+    assert cli("status", "no-such").returncode == 1
+
+
+@mgtap.test
+def policy_set_and_read_back_in_the_profile_and_by_macguised():
+    p = cli("policy", "e1", "rotate=2w", "macguise.harden=no", "vendors=intel,realtek")
+    assert p.returncode == 0, p.stderr
+    text = keyfile("e1")
+    assert "[user]" in text and "macguise.rotate=2w" in text and "macguise.harden=no" in text, text
+    shown = cli_json("policy", "e1")
+    assert shown["settings"]["rotate"] == {"value": "2w", "source": "profile"}, shown
+    assert shown["settings"]["mode"] == {"value": "plausible", "source": "default"}, shown
+    NM.wait_for("macguised to see the new rotation",
+                lambda: NM.macguise_status(NM.uuid_of("e1")).get("rotate") == "2w")
+    # KEY= goes back to the default
+    assert cli("policy", "e1", "vendors=").returncode == 0
+    assert "macguise.vendors" not in keyfile("e1")
+
+
+@mgtap.test
+def bad_keys_and_values_are_one_error_line_and_nothing_is_written():
+    before = keyfile("e1")
+    for args, says in ((("rotate=sometimes",), "'sometimes'"),
+                       (("mode=off", "rotate=sometimes"), "'sometimes'"),
+                       (("colour=red",), "'colour' is not a macguise setting"),
+                       (("vendors=acme",), "'acme' is not a vendor"),
+                       (("rotate",), "is not KEY=VALUE")):
+        p = cli("policy", "e1", *args)
+        assert p.returncode == 2, (args, p.returncode, p.stderr)
+        assert len(p.stderr.strip().splitlines()) == 1 and says in p.stderr, p.stderr
+        assert p.stdout == ""
+    assert keyfile("e1") == before
+    p = cli("policy", "nope", "mode=off")
+    assert p.returncode == 1 and "no profile 'nope'" in p.stderr, p.stderr
+
+
+@mgtap.test
+def policy_reset_removes_macguise_keys_and_hands_a_profile_back():
+    NM.nmcli("connection", "modify", "e1", "802-3-ethernet.cloned-mac-address", "00:11:22:33:44:55")
+    NM.wait_for("macguised to leave it alone",
+                lambda: NM.macguise_status(NM.uuid_of("e1")).get("user-owned") is True)
+    p = cli("policy", "e1", "--reset")
+    assert p.returncode == 0 and "handed back" in p.stdout, p.stdout + p.stderr
+    assert "macguise." not in keyfile("e1")
+    new = wait_cloned("e1", other_than="00:11:22:33:44:55")
+    assert new != "00:11:22:33:44:55"
+    NM.wait_for("macguised to manage it again",
+                lambda: NM.macguise_status(NM.uuid_of("e1")).get("user-owned") is False)
+
+
+@mgtap.test
+def rotate_with_and_without_now():
+    assert cli("rotate").returncode == 2
+    assert cli("rotate", "e1", "--all").returncode == 2
+    down = NM.cloned("e1")
+    p = cli("rotate", "e1")
+    assert p.returncode == 0 and "a new address" in p.stdout, p.stdout + p.stderr
+    up = wait_cloned("e1", other_than=down)
+    NM.nmcli("connection", "up", "e1")
+    p = cli("rotate", "e1")
+    assert p.returncode == 0 and "when it next goes down" in p.stdout, p.stdout
+    time.sleep(1.0)
+    assert NM.cloned("e1") == up and NM.link_mac() == up
+    assert cli_json("status", "e1")["profiles"][0]["next_rotation"]["when"] == "deactivation"
+    p = cli("rotate", "e1", "--now")
+    assert p.returncode == 0, p.stderr
+    new = wait_cloned("e1", other_than=up)
+    NM.wait_for("the new address on the link", lambda: NM.link_mac() == new)
+    NM.nmcli("connection", "down", "e1")
+    p = cli("rotate", "--all")
+    assert p.returncode == 0 and re.search(r"\d+ profiles? rotated", p.stdout), p.stdout
+    p = cli("rotate", "e1", user=65534)
+    assert p.returncode == 1 and "root" in p.stderr, p.stderr
+
+
+LEAKS = {"ipv6-eui64", "ipv6-no-temporary", "stable-id-kept", "dhcp-client-id-permanent",
+         "dhcp-duid-fixed", "dhcp-hostname-ipv4", "dhcp-hostname-ipv6"}
+
+
+@mgtap.test
+def audit_finds_each_leak_on_a_leaky_profile():
+    NM.nmcli("connection", "add", "type", "ethernet", "ifname", "veth0", "con-name", "leaky",
+             "connection.autoconnect", "no", "ipv4.method", "auto", "ipv6.method", "auto",
+             "ipv6.addr-gen-mode", "eui64", "ipv6.ip6-privacy", "0",
+             "ipv4.dhcp-client-id", "perm-mac", "ipv6.dhcp-duid", "01:02:03:04:05:06",
+             "ipv4.dhcp-send-hostname", "yes", "ipv6.dhcp-send-hostname", "yes")
+    assert cli("policy", "leaky", "harden=no").returncode == 0
+    NM.nmcli("connection", "add", "type", "ethernet", "ifname", "veth0", "con-name", "fixed",
+             "connection.autoconnect", "no", "ipv4.method", "manual", "ipv4.addresses",
+             "10.77.0.3/24", "ipv6.method", "disabled", "802-3-ethernet.cloned-mac-address",
+             "permanent")
+    NM.nmcli("connection", "add", "type", "wifi", "ifname", "*", "con-name", "w1", "ssid", "Cafe",
+             "connection.autoconnect", "no", "ipv4.method", "manual", "ipv4.addresses",
+             "10.78.0.3/24", "ipv6.method", "disabled")
+    assert cli("policy", "w1", "mode=off").returncode == 0
+    with open(os.path.join(NM.dir, "conf.d", "00-scan.conf"), "w") as f:
+        f.write("[device]\nwifi.scan-rand-mac-address=no\n")
+    out = cli_json("audit", "leaky", "fixed", "w1")
+    found = {p["id"]: {f["id"] for f in p["findings"]} for p in out["profiles"]}
+    assert found["leaky"] == LEAKS, found["leaky"] ^ LEAKS
+    assert found["fixed"] == {"mac-permanent"}, found["fixed"]
+    assert found["w1"] == {"macguise-off"}, found["w1"]
+    assert [g["id"] for g in out["global"]] == ["wifi-scan-permanent"], out["global"]
+    for p in out["profiles"]:
+        for f in p["findings"]:
+            assert f["severity"] in ("high", "medium", "low") and f["fix"] and f["message"], f
+            assert f["fix"].startswith(("nmcli connection modify ", "macguise policy ")), f
+    text = cli("audit", "leaky").stdout
+    assert "nmcli connection modify 'leaky' ipv6.addr-gen-mode 'stable-privacy'" in text, text
+    # The fix it names for one leak, run as it is, clears that leak.
+    fix = next(f["fix"] for f in out["profiles"][0]["findings"] if f["id"] == "ipv6-eui64")
+    subprocess.run(["ip", "netns", "exec", NM.ns, "sh", "-c", fix], env=NM.env, check=True)
+    after = {f["id"] for f in cli_json("audit", "leaky")["profiles"][0]["findings"]}
+    assert after == LEAKS - {"ipv6-eui64"}, after
+
+
+@mgtap.test
+def harden_clears_every_finding():
+    p = cli("harden", "leaky", "fixed", "w1")
+    assert p.returncode == 0, p.stderr
+    assert "wifi.scan-rand-mac-address" in p.stdout, p.stdout  # global: said, not done
+    out = cli_json("audit", "leaky", "fixed", "w1")
+    for prof in out["profiles"]:
+        assert prof["findings"] == [], prof
+    get = lambda f: NM.nmcli("-g", f, "connection", "show", "leaky").stdout.strip()  # noqa: E731
+    assert get("ipv6.addr-gen-mode") == "stable-privacy"
+    assert get("ipv4.dhcp-send-hostname") == "no" and get("ipv6.dhcp-send-hostname") == "no"
+    assert get("ipv4.dhcp-client-id") == "mac" and get("ipv6.dhcp-duid") == "stable-uuid"
+    assert "macguise.harden=yes" in keyfile("leaky")
+    # The hand-set "permanent" was cleared: macguise gives "fixed" an address.
+    wait_cloned("fixed")
+    assert cli("harden").returncode == 2
+
+
+@mgtap.test
+def an_unprivileged_user_cannot_change_a_profile():
+    before = keyfile("e1")
+    p = cli("policy", "e1", "mode=off", user=65534)
+    assert p.returncode == 1 and "refused" in p.stderr, p.stderr
+    assert keyfile("e1") == before
+    # Reading is fine, from macguised's status.
+    p = cli("status", user=65534)
+    assert p.returncode == 0 and "e1" in p.stdout, p.stderr
+
+
+@mgtap.test
+def without_networkmanager_a_clear_error():
+    NM.end("nm")
+    p = cli("status")
+    assert p.returncode == 1 and "NetworkManager is not running" in p.stderr, p.stderr
+    p = cli("policy", "e1", "mode=off")
+    assert p.returncode == 1 and "NetworkManager is not running" in p.stderr, p.stderr
+
+
+try:
+    mgtap.run()
+finally:
+    NM.stop()

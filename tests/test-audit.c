@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The audit's rules: each finding where it applies, none where it does not. */
+#include "config.h"
+
+#include <glib.h>
+#include <string.h>
+
+#include "mg-audit.h"
+
+static MgAuditInput
+clean_input(void)
+{
+	MgAuditInput in = {
+		.id = "Home Wi-Fi",
+		.klass = MG_CLASS_WIFI,
+		.mode = MG_MODE_PLAUSIBLE,
+		.harden = TRUE,
+		.ipv4_method = "auto",
+		.ipv6_method = "auto",
+		.addr_gen_mode = MG_ADDR_GEN_STABLE_PRIVACY,
+		.ip6_privacy = 2,
+		.dhcp_client_id = NULL,
+		.dhcp_duid = "stable-uuid",
+	};
+	return in;
+}
+
+static char *
+ids(const MgAuditInput *in)
+{
+	g_autoptr(GPtrArray) found = mg_audit_profile(in);
+	GString *s = g_string_new(NULL);
+	for (guint i = 0; i < found->len; i++) {
+		const MgFinding *f = g_ptr_array_index(found, i);
+		g_assert_nonnull(f->fix);
+		g_assert_nonnull(f->message);
+		if (i > 0 && ((const MgFinding *)g_ptr_array_index(found, i - 1))->severity <
+				 f->severity)
+			g_error("findings not worst first");
+		g_string_append_printf(s, "%s%s", s->len ? " " : "", f->id);
+	}
+	return g_string_free(s, FALSE);
+}
+
+static void
+expect(const MgAuditInput *in, const char *expected)
+{
+	g_autofree char *found = ids(in);
+	g_assert_cmpstr(found, ==, expected);
+}
+
+static void
+test_audit_clean_profile(void)
+{
+	MgAuditInput in = clean_input();
+	g_autofree char *found = ids(&in);
+	g_assert_cmpstr(found, ==, "");
+}
+
+static void
+test_audit_each_leak(void)
+{
+	MgAuditInput in;
+
+	in = clean_input();
+	in.mode = MG_MODE_OFF;
+	expect(&in, "macguise-off");
+	in = clean_input();
+	in.cloned = "permanent";
+	in.user_owned = TRUE;
+	expect(&in, "mac-permanent");
+	in = clean_input();
+	in.cloned = "preserve";
+	expect(&in, "mac-permanent");
+	in = clean_input();
+	in.cloned = "00:11:22:33:44:55";
+	in.user_owned = TRUE;
+	expect(&in, "mac-by-hand");
+	in = clean_input();
+	in.addr_gen_mode = MG_ADDR_GEN_EUI64;
+	expect(&in, "ipv6-eui64");
+	in = clean_input();
+	in.addr_gen_mode = MG_ADDR_GEN_DEFAULT_OR_EUI64;
+	expect(&in, "ipv6-eui64");
+	in = clean_input();
+	in.ip6_privacy = -1;
+	expect(&in, "ipv6-no-temporary");
+	in = clean_input();
+	in.harden = FALSE;
+	expect(&in, "stable-id-kept");
+	in = clean_input();
+	in.dhcp_client_id = "perm-mac";
+	expect(&in, "dhcp-client-id-permanent");
+	in = clean_input();
+	in.dhcp_client_id = "01:aa:bb:cc:dd:ee:ff";
+	expect(&in, "dhcp-client-id-fixed");
+	in = clean_input();
+	in.dhcp_duid = NULL;
+	expect(&in, "dhcp-duid-fixed");
+	in = clean_input();
+	in.dhcp_duid = "00:01:02";
+	expect(&in, "dhcp-duid-fixed");
+	in = clean_input();
+	in.dhcp4_send_hostname = TRUE;
+	in.dhcp6_send_hostname = TRUE;
+	expect(&in, "dhcp-hostname-ipv4 dhcp-hostname-ipv6");
+}
+
+/* What does not apply is not reported: no IPv6, no DHCP. */
+static void
+test_audit_only_what_applies(void)
+{
+	MgAuditInput in = clean_input();
+	g_autofree char *found = NULL;
+
+	in.ipv6_method = "disabled";
+	in.addr_gen_mode = MG_ADDR_GEN_EUI64;
+	in.ip6_privacy = 0;
+	in.dhcp_duid = NULL;
+	in.dhcp6_send_hostname = TRUE;
+	in.ipv4_method = "manual";
+	in.dhcp_client_id = "perm-mac";
+	in.dhcp4_send_hostname = TRUE;
+	found = ids(&in);
+	g_assert_cmpstr(found, ==, "");
+	/* a link-local-only IPv6 still makes an EUI-64 address, but no SLAAC one */
+	in.ipv6_method = "link-local";
+	g_clear_pointer(&found, g_free);
+	found = ids(&in);
+	g_assert_cmpstr(found, ==, "ipv6-eui64");
+}
+
+static void
+test_audit_fix_commands(void)
+{
+	MgAuditInput in = clean_input();
+	g_autoptr(GPtrArray) found = NULL;
+	g_autoptr(MgFinding) scan = mg_audit_scan_randomization();
+
+	in.id = "Joe's Café";
+	in.addr_gen_mode = MG_ADDR_GEN_EUI64;
+	in.mode = MG_MODE_OFF;
+	found = mg_audit_profile(&in);
+	g_assert_cmpuint(found->len, ==, 2);
+	g_assert_cmpstr(((MgFinding *)g_ptr_array_index(found, 0))->fix,
+			==,
+			"macguise policy 'Joe'\\''s Café' mode=plausible");
+	g_assert_cmpstr(((MgFinding *)g_ptr_array_index(found, 1))->fix,
+			==,
+			"nmcli connection modify 'Joe'\\''s Café' ipv6.addr-gen-mode 'stable-privacy'");
+	g_assert_cmpstr(mg_severity_to_string(MG_SEVERITY_MEDIUM), ==, "medium");
+	g_assert_cmpstr(scan->id, ==, "wifi-scan-permanent");
+}
+
+int
+main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/audit/clean-profile", test_audit_clean_profile);
+	g_test_add_func("/audit/each-leak", test_audit_each_leak);
+	g_test_add_func("/audit/only-what-applies", test_audit_only_what_applies);
+	g_test_add_func("/audit/fix-commands", test_audit_fix_commands);
+	return g_test_run();
+}
