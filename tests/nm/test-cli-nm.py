@@ -242,6 +242,35 @@ def an_unprivileged_user_cannot_change_a_profile():
     assert p.returncode == 0 and "e1" in p.stdout, p.stderr
 
 
+def complete(line):
+    """What bash completes for @line, with the installed completion file."""
+    script = os.path.join(os.environ["MG_SOURCE_ROOT"], "data", "macguise.bash-completion")
+    prog = (f"source {script}; COMP_LINE={line!r}; read -ra COMP_WORDS <<< \"$COMP_LINE\"; "
+            "[[ $COMP_LINE == *' ' ]] && COMP_WORDS+=(''); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); "
+            "_macguise; printf '%s\\n' \"${COMPREPLY[@]}\"")
+    env = dict(NM.env, PATH=os.path.dirname(CLI) + ":" + NM.env["PATH"])
+    p = subprocess.run(["ip", "netns", "exec", NM.ns, "bash", "-c", prog], env=env,
+                       capture_output=True, text=True, timeout=30)
+    assert p.returncode == 0, p.stderr
+    return [w for w in p.stdout.splitlines() if w]
+
+
+@mgtap.test
+def bash_completes_commands_profiles_and_policy_keys():
+    NM.nmcli("connection", "add", "type", "ethernet", "ifname", "veth0", "con-name", "My Office",
+             "connection.autoconnect", "no")
+    assert complete("macguise st") == ["status"]
+    assert set(complete("macguise ")) >= {"status", "policy", "rotate", "audit", "harden"}
+    assert set(complete("macguise status ")) >= {"e1", "leaky", "w1", "My\\ Office"}, complete("macguise status ")
+    assert complete("macguise policy l") == ["leaky"]
+    assert set(complete("macguise policy e1 ")) == {"mode=", "rotate=", "class=", "vendors=", "harden="}
+    assert set(complete("macguise policy e1 mode=")) == {"mode=off", "mode=plausible", "mode=keep-vendor"}
+    assert "rotate=weekly" in complete("macguise policy e1 rotate=w")
+    assert "vendors=intel" in complete("macguise policy e1 vendors=in")
+    assert complete("macguise rotate --n") == ["--now"]
+    assert complete("macguise generate --class e") == ["ethernet"]
+
+
 @mgtap.test
 def without_networkmanager_a_clear_error():
     NM.end("nm")
