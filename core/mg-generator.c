@@ -160,3 +160,56 @@ mg_generator_next(MgGenerator *gen,
 		    max_attempts);
 	return FALSE;
 }
+
+gboolean
+mg_generator_vendor_block(MgCatalogue *catalogue, const MgMac *hardware, MgPrefix *block)
+{
+	const MgCatalogueEntry *e;
+
+	if (!mg_mac_is_global_unicast(hardware) || mg_mac_is_zero(hardware))
+		return FALSE;
+	e = mg_catalogue_lookup(catalogue, hardware);
+	if (e != NULL) {
+		*block = e->prefix;
+	} else {
+		block->value = mg_mac_oui(hardware);
+		block->bits = MG_BLOCK_MA_L;
+	}
+	return TRUE;
+}
+
+gboolean
+mg_generator_next_in_block(const MgPrefix *block,
+			   MgRandom *rng,
+			   MgAcceptFunc accept,
+			   gpointer user_data,
+			   guint max_attempts,
+			   MgMac *mac,
+			   GError **error)
+{
+	guint bits = mg_prefix_serial_bits(block);
+	guint32 span = (guint32)((G_GUINT64_CONSTANT(1) << bits) - 2); /* 1 .. all-one - 1 */
+
+	g_return_val_if_fail(bits >= 12 && bits <= 24, FALSE);
+	for (guint attempt = 0; attempt < max_attempts; attempt++) {
+		MgMac candidate;
+		mg_prefix_make_mac(block, 1 + mg_random_uniform(rng, span), &candidate);
+		if (!mg_mac_is_global_unicast(&candidate)) {
+			g_set_error_literal(error,
+					    MG_ERROR,
+					    MG_ERROR_NO_CANDIDATE,
+					    _("the block is not globally administered unicast"));
+			return FALSE;
+		}
+		if (accept != NULL && !accept(&candidate, user_data))
+			continue;
+		*mac = candidate;
+		return TRUE;
+	}
+	g_set_error(error,
+		    MG_ERROR,
+		    MG_ERROR_NO_CANDIDATE,
+		    _("no acceptable address after %u candidates"),
+		    max_attempts);
+	return FALSE;
+}

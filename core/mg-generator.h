@@ -34,6 +34,19 @@ gboolean mg_generator_next(MgGenerator *generator,
 			   const MgCatalogueEntry **entry,
 			   GError **error);
 
+/* For keep-vendor: the registry block of @hardware, the catalogue's where it
+ * has one (it knows MA-M and MA-S blocks), else its MA-L OUI. FALSE for an
+ * address no vendor made (locally administered, multicast, zero). */
+gboolean mg_generator_vendor_block(MgCatalogue *catalogue, const MgMac *hardware, MgPrefix *block);
+/* A serial drawn uniformly within @block, never all-zero or all-one. */
+gboolean mg_generator_next_in_block(const MgPrefix *block,
+				    MgRandom *rng,
+				    MgAcceptFunc accept,
+				    gpointer user_data,
+				    guint max_attempts,
+				    MgMac *mac,
+				    GError **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(MgGenerator, mg_generator_free)
 
 G_END_DECLS

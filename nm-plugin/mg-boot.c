@@ -99,8 +99,17 @@ mg_boot_profile(MgBoot *b, const char *dir, const char *path)
 		mg_policy_clear(&policy);
 		return FALSE;
 	}
-	if (!mg_profile_draw(
-		b->rt.catalogue, b->rt.state, b->rt.rng, klass, &policy, b->taken, &mac, &error)) {
+	/* No devices before NetworkManager: keep-vendor keeps the block of the
+	 * profile's current address, which came from the device's. */
+	if (!mg_profile_draw(b->rt.catalogue,
+			     b->rt.state,
+			     b->rt.rng,
+			     klass,
+			     &policy,
+			     p != NULL && p->has_address ? &p->address : NULL,
+			     b->taken,
+			     &mac,
+			     &error)) {
 		g_warning("profile '%s': no address to give it: %s",
 			  nm_connection_get_id(connection),
 			  error->message);

@@ -156,15 +156,21 @@ mg_profile_draw(MgCatalogue *catalogue,
 		MgRandom *rng,
 		MgClass klass,
 		const MgPolicy *policy,
+		const MgMac *hardware,
 		GArray *taken,
 		MgMac *mac,
 		GError **error)
 {
 	MgDrawData d = { state, taken };
 	MgClass want = policy->klass != MG_CLASS_NONE ? policy->klass : klass;
-	g_autoptr(MgGenerator) gen =
-	    mg_generator_new(catalogue, want, (const char *const *)policy->vendors, error);
+	g_autoptr(MgGenerator) gen = NULL;
+	MgPrefix block;
 
+	if (policy->mode == MG_MODE_KEEP_VENDOR && hardware != NULL &&
+	    mg_generator_vendor_block(catalogue, hardware, &block))
+		return mg_generator_next_in_block(
+		    &block, rng, mg_profile_accept, &d, MG_PROFILE_MAX_ATTEMPTS, mac, error);
+	gen = mg_generator_new(catalogue, want, (const char *const *)policy->vendors, error);
 	if (gen == NULL)
 		return FALSE;
 	return mg_generator_next(

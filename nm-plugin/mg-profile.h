@@ -59,12 +59,16 @@ gboolean mg_profile_set_by_hand(MgState *state, const MgProfileState *profile, c
  * addresses and DHCP identifiers change with the MAC. */
 char *mg_profile_new_stable_id(void);
 /* A candidate for the profile: not used before here, not another profile's,
- * not in @taken (addresses local interfaces use or were made with). */
+ * not in @taken (addresses local interfaces use or were made with). With
+ * mode keep-vendor and a @hardware address (the device's own, else the
+ * profile's current one), from that address's registry block, as Tails
+ * does; otherwise from the catalogue. */
 gboolean mg_profile_draw(MgCatalogue *catalogue,
 			 MgState *state,
 			 MgRandom *rng,
 			 MgClass klass,
 			 const MgPolicy *policy,
+			 const MgMac *hardware,
 			 GArray *taken,
 			 MgMac *mac,
 			 GError **error);

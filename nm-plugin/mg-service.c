@@ -108,6 +108,49 @@ mg_service_device_macs(MgService *self)
 
 /* Writing a profile ----------------------------------------------------------- */
 
+static const char *
+mg_device_permanent_mac(NMDevice *dev)
+{
+	if (NM_IS_DEVICE_ETHERNET(dev))
+		return nm_device_ethernet_get_permanent_hw_address(NM_DEVICE_ETHERNET(dev));
+	if (NM_IS_DEVICE_WIFI(dev))
+		return nm_device_wifi_get_permanent_hw_address(NM_DEVICE_WIFI(dev));
+	return NULL;
+}
+
+/* For keep-vendor: the permanent address of the device the profile is for
+ * (its interface-name, else the only device of its kind), else the
+ * profile's current macguise address, whose block came from it. */
+static const MgMac *
+mg_service_hardware_mac(MgService *self, NMConnection *connection, MgClass klass, MgMac *out)
+{
+	const char *iface = nm_connection_get_interface_name(connection);
+	const GPtrArray *devices = nm_client_get_devices(self->client);
+	const MgProfileState *p = mg_state_get_profile(self->rt.state, nm_connection_get_uuid(connection));
+	NMDevice *device = iface != NULL ? nm_client_get_device_by_iface(self->client, iface) : NULL;
+	const char *perm;
+
+	for (guint i = 0; iface == NULL && devices != NULL && i < devices->len; i++) {
+		NMDevice *d = g_ptr_array_index(devices, i);
+		gboolean kind = klass == MG_CLASS_WIFI ? NM_IS_DEVICE_WIFI(d) : NM_IS_DEVICE_ETHERNET(d);
+		if (kind && device != NULL) {
+			device = NULL; /* more than one: which one is not known */
+			break;
+		}
+		if (kind)
+			device = d;
+	}
+	perm = device != NULL ? mg_device_permanent_mac(device) : NULL;
+	if (perm != NULL && mg_mac_parse(perm, out, NULL) && mg_mac_is_global_unicast(out) &&
+	    !mg_mac_is_zero(out))
+		return out;
+	if (p != NULL && p->has_address) {
+		*out = p->address;
+		return out;
+	}
+	return NULL;
+}
+
 typedef struct {
 	MgService *self;
 	char *uuid;
@@ -196,7 +239,7 @@ mg_service_assign(MgService *self,
 	char text[MG_MAC_STRLEN];
 	MgAssignment *a;
 	guint32 jitter;
-	MgMac mac;
+	MgMac mac, hardware;
 	g_autoptr(GArray) taken = mg_service_device_macs(self);
 
 	if (!mg_profile_draw(self->rt.catalogue,
@@ -204,6 +247,7 @@ mg_service_assign(MgService *self,
 			     self->rt.rng,
 			     klass,
 			     policy,
+			     mg_service_hardware_mac(self, connection, klass, &hardware),
 			     taken,
 			     &mac,
 			     &error)) {

@@ -306,6 +306,60 @@ test_generator_nothing_drawable(void)
 	g_assert_error(error, MG_ERROR, MG_ERROR_NO_CANDIDATE);
 }
 
+static gboolean
+refuse_first_half(const MgMac *candidate, gpointer user_data)
+{
+	guint *calls = user_data;
+	(*calls)++;
+	return candidate->octet[5] >= 0x80;
+}
+
+/* keep-vendor: the hardware's block (the catalogue's, which may be MA-M or
+ * MA-S, else the OUI), a uniform serial, never the reserved ones. */
+static void
+test_generator_keep_vendor(void)
+{
+	g_autoptr(MgCatalogue) cat = builtin();
+	g_autoptr(MgRandom) rng = mg_random_new_seeded(7);
+	MgPrefix block;
+	MgMac hw, m;
+	guint high_half = 0, calls = 0;
+
+	/* Not in the catalogue: the MA-L OUI of the card. */
+	g_assert_true(mg_mac_parse("00:16:3e:12:34:56", &hw, NULL));
+	g_assert_true(mg_generator_vendor_block(cat, &hw, &block));
+	g_assert_cmpuint(block.bits, ==, MG_BLOCK_MA_L);
+	g_assert_cmphex(block.value, ==, 0x00163e);
+	for (guint i = 0; i < 20000; i++) {
+		g_assert_true(mg_generator_next_in_block(&block, rng, NULL, NULL, 1, &m, NULL));
+		g_assert_true(mg_prefix_contains(&block, &m) && mg_mac_is_global_unicast(&m));
+		g_assert_cmpuint(mg_mac_serial(&block, &m), >=, 1);
+		g_assert_cmpuint(mg_mac_serial(&block, &m), <, 0xffffff);
+		high_half += m.octet[3] >= 0x80;
+	}
+	/* uniform: half of the serials are in the upper half, within 4 sigma */
+	g_assert_cmpuint(high_half, >, 10000 - 283);
+	g_assert_cmpuint(high_half, <, 10000 + 283);
+	/* The accept callback is honoured. */
+	g_assert_true(
+	    mg_generator_next_in_block(&block, rng, refuse_first_half, &calls, 1000, &m, NULL));
+	g_assert_cmpuint(m.octet[5], >=, 0x80);
+	/* A catalogue card keeps the catalogue's block. */
+	{
+		const MgVendor *v = mg_catalogue_find_vendor(cat, "intel");
+		const MgCatalogueEntry *e = g_ptr_array_index(v->entries, 0);
+		mg_prefix_make_mac(&e->prefix, 5, &hw);
+		g_assert_true(mg_generator_vendor_block(cat, &hw, &block));
+		g_assert_cmpuint(block.bits, ==, e->prefix.bits);
+		g_assert_cmphex(block.value, ==, e->prefix.value);
+	}
+	/* Nobody made a locally administered or zero address. */
+	g_assert_true(mg_mac_parse("02:00:00:00:00:01", &hw, NULL));
+	g_assert_false(mg_generator_vendor_block(cat, &hw, &block));
+	g_assert_true(mg_mac_parse("00:00:00:00:00:00", &hw, NULL));
+	g_assert_false(mg_generator_vendor_block(cat, &hw, &block));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -315,6 +369,7 @@ main(int argc, char **argv)
 	g_test_add_data_func("/generator/million/ethernet",
 			     GUINT_TO_POINTER(MG_CLASS_ETHERNET),
 			     test_generator_million);
+	g_test_add_func("/generator/keep-vendor", test_generator_keep_vendor);
 	g_test_add_func("/generator/vendor-filter", test_generator_vendor_filter);
 	g_test_add_func("/generator/vendor-errors", test_generator_vendor_errors);
 	g_test_add_func("/generator/accept", test_generator_accept);

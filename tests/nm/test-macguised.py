@@ -351,6 +351,24 @@ def dbus_unprivileged_caller_may_read_but_not_change():
 
 
 @mgtap.test
+def keep_vendor_rotates_within_one_vendor_block():
+    # veth has no permanent address, so the block is that of the profile's
+    # first (plausible) address, and every rotation stays in it.
+    add_keyfile("kv", "6a0c1f7e-3b2d-4c9a-8e5f-0123456789ab", "[user]\nmacguise.mode=keep-vendor\n")
+    first = wait_cloned("kv")
+    block = lookup(first)["oui"]
+    seen = {first}
+    for _ in range(4):
+        cur = cloned("kv")
+        assert "(uint32 1,)" in dbus("Rotate", "kv", "false").stdout
+        new = wait_cloned("kv", other_than=cur)
+        assert new.startswith(block) and lookup(new)["oui"] == block, (new, block)
+        seen.add(new)
+    assert len(seen) == 5
+    NM.nmcli("connection", "delete", "kv")
+
+
+@mgtap.test
 def no_earlier_address_in_state_or_default_level_log():
     current = {cloned(n) for n in ("e1", "act", "e3", "e4", "e5")} | {cloned("w1", "802-11-wireless")}
     earlier = ASSIGNED - current
