@@ -152,14 +152,16 @@ mg_catalogue_parse_serial_range(MgCatalogueParser *parser,
 		return mg_catalogue_fail(parser, error, _("serial range '%s' is not LO-HI"), value);
 	lo = g_strndup(value, (gsize)(dash - value));
 	if (!g_ascii_string_to_unsigned(lo, 16, 0, limit, &min, NULL) ||
-	    !g_ascii_string_to_unsigned(dash + 1, 16, 0, limit, &max, NULL) || min > max)
+	    !g_ascii_string_to_unsigned(dash + 1, 16, 0, limit, &max, NULL) || min > max) {
+		/* the limit as text: a format macro cannot go into a message */
+		g_autofree char *most = g_strdup_printf("%" G_GINT64_MODIFIER "X", limit);
 		return mg_catalogue_fail(parser,
 					 error,
 					 _("serial range '%s' is not an ascending pair of hex "
-					   "numbers within the block (at most %" G_GINT64_MODIFIER
-					   "X)"),
+					   "numbers within the block (at most %s)"),
 					 value,
-					 limit);
+					 most);
+	}
 	entry->serial_min = min;
 	entry->serial_max = max;
 	return TRUE;

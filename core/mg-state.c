@@ -562,8 +562,8 @@ mg_state_new_from_data(
 	if (format > MG_STATE_FORMAT) {
 		mg_state_corrupt(
 		    error,
-		    _("it has format %" G_GINT64_FORMAT ", newer than this macguise (%d) reads"),
-		    format,
+		    _("it has format %lld, newer than this macguise (%d) reads"),
+		    (long long)format,
 		    MG_STATE_FORMAT);
 		return NULL;
 	}
@@ -658,11 +658,10 @@ mg_state_read_key(const char *dir,
 			g_set_error(error,
 				    MG_ERROR,
 				    MG_ERROR_STATE,
-				    _("the secret key %s has %" G_GSIZE_FORMAT
-				      " bytes, not %d; it is left "
+				    _("the secret key %s has %u bytes, not %d; it is left "
 				      "as it is, because the reuse history depends on it"),
 				    path,
-				    len,
+				    (guint)MIN(len, G_MAXUINT),
 				    MG_STATE_KEY_BYTES);
 			return FALSE;
 		}
