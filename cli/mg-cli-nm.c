@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mg-error.h"
+#include "mg-cli.h"
 #include "mg-profile.h"
 
 #define MG_CLI_CALL_TIMEOUT_MS 10000
@@ -125,6 +126,19 @@ mg_cli_profiles(NMClient *client, char **names, GError **error)
 }
 
 gboolean
+mg_cli_open(const char *command, char **names, NMClient **client, GPtrArray **profiles)
+{
+	g_autoptr(GError) error = NULL;
+
+	if (mg_cli_catalogue(&error) == NULL || (*client = mg_cli_nm_client(&error)) == NULL ||
+	    (*profiles = mg_cli_profiles(*client, names, &error)) == NULL) {
+		mg_cli_failure(command, error);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+gboolean
 mg_cli_profile_is_active(NMClient *client, NMConnection *connection)
 {
 	const GPtrArray *acs = nm_client_get_active_connections(client);
@@ -145,8 +159,10 @@ static void
 mg_cli_update_done(GObject *source, GAsyncResult *result, gpointer user_data)
 {
 	MgCliWait *w = user_data;
-	g_autoptr(GVariant) ret =
+	GVariant *ret =
 	    nm_remote_connection_update2_finish(NM_REMOTE_CONNECTION(source), result, &w->error);
+	if (ret != NULL)
+		g_variant_unref(ret);
 	g_main_loop_quit(w->loop);
 }
 

@@ -15,6 +15,10 @@ NMClient *mg_cli_nm_client(GError **error);
 NMRemoteConnection *mg_cli_find_profile(NMClient *client, const char *name, GError **error);
 /* Every Ethernet and Wi-Fi profile, sorted by id, or those named. */
 GPtrArray *mg_cli_profiles(NMClient *client, char **names, GError **error);
+/* What status, audit, harden and rotate start with: the catalogue,
+ * NetworkManager and the profiles named (all when none). A failure is
+ * printed, and FALSE returned. */
+gboolean mg_cli_open(const char *command, char **names, NMClient **client, GPtrArray **profiles);
 gboolean mg_cli_profile_is_active(NMClient *client, NMConnection *connection);
 /* Writes @changed over @rc (to disk where it is kept there), waiting for
  * NetworkManager's answer: its authorization applies. */

@@ -166,7 +166,6 @@ mg_cmd_audit(int argc, char **argv)
 		{ "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print a JSON object"), NULL },
 		{ NULL },
 	};
-	g_autoptr(GError) error = NULL;
 	g_autoptr(NMClient) client = NULL;
 	g_autoptr(GPtrArray) profiles = NULL;
 	g_autoptr(JsonObject) root = json_object_new();
@@ -184,14 +183,8 @@ mg_cmd_audit(int argc, char **argv)
 		&argc,
 		&argv))
 		return MG_EXIT_USAGE;
-	if (mg_cli_catalogue(&error) == NULL)
-		return mg_cli_failure("audit", error);
-	client = mg_cli_nm_client(&error);
-	if (client == NULL)
-		return mg_cli_failure("audit", error);
-	profiles = mg_cli_profiles(client, argv + 1, &error);
-	if (profiles == NULL)
-		return mg_cli_failure("audit", error);
+	if (!mg_cli_open("audit", argv + 1, &client, &profiles))
+		return MG_EXIT_FAILURE;
 	mg_cli_state_load(&st);
 
 	for (guint i = 0; i < profiles->len; i++) {
@@ -291,7 +284,6 @@ mg_cmd_harden(int argc, char **argv)
 		{ "all", 'a', 0, G_OPTION_ARG_NONE, &all, N_("Every Ethernet and Wi-Fi profile"), NULL },
 		{ NULL },
 	};
-	g_autoptr(GError) error = NULL;
 	g_autoptr(NMClient) client = NULL;
 	g_autoptr(GPtrArray) profiles = NULL;
 	int status = MG_EXIT_OK;
@@ -307,14 +299,8 @@ mg_cmd_harden(int argc, char **argv)
 		return MG_EXIT_USAGE;
 	if (all == (argc > 1))
 		return mg_cli_usage_error("harden", _("name profiles or say --all, not both"));
-	if (mg_cli_catalogue(&error) == NULL)
-		return mg_cli_failure("harden", error);
-	client = mg_cli_nm_client(&error);
-	if (client == NULL)
-		return mg_cli_failure("harden", error);
-	profiles = mg_cli_profiles(client, all ? NULL : argv + 1, &error);
-	if (profiles == NULL)
-		return mg_cli_failure("harden", error);
+	if (!mg_cli_open("harden", all ? NULL : argv + 1, &client, &profiles))
+		return MG_EXIT_FAILURE;
 	mg_cli_state_load(&st);
 
 	for (guint i = 0; i < profiles->len; i++) {

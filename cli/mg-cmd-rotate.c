@@ -54,12 +54,8 @@ mg_cmd_rotate(int argc, char **argv)
 			n);
 		return MG_EXIT_OK;
 	}
-	client = mg_cli_nm_client(&error);
-	if (client == NULL)
-		return mg_cli_failure("rotate", error);
-	profiles = mg_cli_profiles(client, argv + 1, &error);
-	if (profiles == NULL)
-		return mg_cli_failure("rotate", error);
+	if (!mg_cli_open("rotate", argv + 1, &client, &profiles))
+		return MG_EXIT_FAILURE;
 	for (guint i = 0; i < profiles->len; i++) {
 		NMConnection *c = g_ptr_array_index(profiles, i);
 		g_autoptr(GVariant) ret = mg_cli_daemon_call(

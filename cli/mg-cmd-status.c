@@ -352,7 +352,6 @@ mg_cmd_status(int argc, char **argv)
 		{ "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print a JSON object"), NULL },
 		{ NULL },
 	};
-	g_autoptr(GError) error = NULL;
 	g_autoptr(NMClient) client = NULL;
 	g_autoptr(GPtrArray) profiles = NULL;
 	g_autoptr(JsonObject) root = json_object_new();
@@ -366,14 +365,8 @@ mg_cmd_status(int argc, char **argv)
 				  &argc,
 				  &argv))
 		return MG_EXIT_USAGE;
-	if (mg_cli_catalogue(&error) == NULL)
-		return mg_cli_failure("status", error);
-	client = mg_cli_nm_client(&error);
-	if (client == NULL)
-		return mg_cli_failure("status", error);
-	profiles = mg_cli_profiles(client, argv + 1, &error);
-	if (profiles == NULL)
-		return mg_cli_failure("status", error);
+	if (!mg_cli_open("status", argv + 1, &client, &profiles))
+		return MG_EXIT_FAILURE;
 
 	mg_cli_state_load(&st);
 	for (guint i = 0; i < profiles->len; i++)

@@ -46,6 +46,8 @@ fi
 exec /usr/lib/NetworkManager/nm-dispatcher --persist --debug
 """
 
+MAC_RE = re.compile(r"^[0-9a-f]{2}(:[0-9a-f]{2}){5}$")
+
 NM_CONF = """[main]
 plugins=keyfile
 dhcp=internal
@@ -243,6 +245,17 @@ class NmNetns:
         """A profile's cloned-mac-address, lower case."""
         v = self.nmcli("-g", f"{setting}.cloned-mac-address", "connection", "show", name).stdout
         return v.strip().replace("\\:", ":").lower()
+
+    def wait_cloned(self, name, setting="802-3-ethernet", other_than=None, timeout=15):
+        """Waits for a MAC address (other than @other_than) in the profile."""
+        box = {}
+
+        def ready():
+            box["mac"] = self.cloned(name, setting)
+            return MAC_RE.match(box["mac"]) is not None and box["mac"] != other_than
+
+        self.wait_for(f"a MAC address in '{name}'", ready, timeout=timeout)
+        return box["mac"]
 
     def uuid_of(self, name):
         return self.nmcli("-g", "connection.uuid", "connection", "show", name).stdout.strip()

@@ -45,14 +45,7 @@ def keyfile(name):
 
 
 def wait_cloned(name, other_than=None, timeout=15):
-    box = {}
-
-    def ready():
-        box["mac"] = NM.cloned(name)
-        return MAC_RE.match(box["mac"]) is not None and box["mac"] != other_than
-
-    NM.wait_for(f"a macguise address in '{name}'", ready, timeout=timeout)
-    return box["mac"]
+    return NM.wait_cloned(name, other_than=other_than, timeout=timeout)
 
 
 def profile(status, name):
