@@ -246,6 +246,27 @@ class NmNetns:
         v = self.nmcli("-g", f"{setting}.cloned-mac-address", "connection", "show", name).stdout
         return v.strip().replace("\\:", ":").lower()
 
+    def peer_as(self, mac, ipv4="10.77.0.1/24", ipv6=True, extra_ipv6=None):
+        """Makes the peer side a station with @mac, @ipv4 and, with @ipv6,
+        the link-local address a Linux host derives from its MAC, as it
+        would after booting: the link goes down and up again."""
+        run = lambda *cmd: self.run(*cmd, ns=self.peer)  # noqa: E731
+        run("ip", "link", "set", "veth1", "down")
+        run("ip", "addr", "flush", "dev", "veth1")
+        run("ip", "link", "set", "veth1", "address", mac)
+        run("sysctl", "-q", f"net.ipv6.conf.veth1.disable_ipv6={0 if ipv6 else 1}")
+        run("ip", "link", "set", "veth1", "up")
+        if ipv4:
+            run("ip", "addr", "add", ipv4, "dev", "veth1")
+        if extra_ipv6:
+            run("ip", "-6", "addr", "add", extra_ipv6 + "/64", "dev", "veth1", "nodad")
+        if ipv6:
+            # the EUI-64 link-local appears once the link has carrier; the
+            # NetworkManager side may be down, so wait only for it to settle
+            self.wait_for("the peer's IPv6 addresses to leave tentative state",
+                          lambda: "tentative" not in run("ip", "-6", "addr", "show", "dev",
+                                                         "veth1").stdout)
+
     def wait_cloned(self, name, setting="802-3-ethernet", other_than=None, timeout=15):
         """Waits for a MAC address (other than @other_than) in the profile."""
         box = {}
