@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The Debian packages on this machine: they install (no service starts:
+no systemd here, and policy-rc.d says no), put every file where it belongs
+with the right owner and mode, enable the units, work as installed (the
+link-check integration test runs against the installed programs), and come
+off again leaving NetworkManager's profiles working; purge removes the
+state. Run as root by `tools/dev test` with the directory of the .debs.
+Prints TAP."""
+import glob
+import os
+import stat
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+sys.path.insert(0, os.path.join(HERE, "..", "nm"))
+import mgtap  # noqa: E402
+from nmnetns import NmNetns  # noqa: E402
+
+DEBS = sys.argv[1]
+MAIN, DEFAULTS = "network-manager-macguise", "freedombox-macguise-defaults"
+DAEMON = "/usr/libexec/macguised"
+HOOK = "/usr/lib/NetworkManager/dispatcher.d/pre-up.d/macguise-pre-up"
+CLI = "/usr/bin/macguise"
+
+# path: (kind, mode); every one root:root
+LAYOUT = {
+    CLI: ("file", 0o755),
+    DAEMON: ("file", 0o755),
+    HOOK: ("file", 0o755),
+    "/etc/macguise/macguise.conf": ("file", 0o644),
+    "/lib/systemd/system/macguised.service": ("file", 0o644),
+    "/lib/systemd/system/macguise-boot.service": ("file", 0o644),
+    "/usr/share/dbus-1/system.d/org.macguise.Daemon1.conf": ("file", 0o644),
+    "/usr/share/dbus-1/system-services/org.macguise.Daemon1.service": ("file", 0o644),
+    "/usr/share/bash-completion/completions/macguise": ("file", 0o644),
+    "/usr/share/man/man1/macguise.1.gz": ("file", 0o644),
+    "/usr/share/man/man5/macguise.conf.5.gz": ("file", 0o644),
+    "/usr/share/man/man8/macguised.8.gz": ("file", 0o644),
+    "/usr/share/locale/de/LC_MESSAGES/macguise.mo": ("file", 0o644),
+    "/var/lib/macguise": ("dir", 0o700),
+    "/usr/lib/NetworkManager/conf.d/macguise-freedombox.conf": ("file", 0o644),
+}
+ENABLED = ["/etc/systemd/system/multi-user.target.wants/macguised.service",
+           "/etc/systemd/system/NetworkManager.service.wants/macguise-boot.service"]
+
+
+def sh(*cmd, check=True, **kw):
+    p = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if check and p.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)}: {p.returncode}: {p.stdout[-2000:]}{p.stderr[-2000:]}")
+    return p
+
+
+def installed(pkg):
+    p = sh("dpkg-query", "-W", "-f=${Status}", pkg, check=False)
+    return p.returncode == 0 and p.stdout.strip() == "install ok installed"
+
+
+class NoServiceStarts:
+    """Debian's policy-rc.d switch, only if the machine has none."""
+    PATH = "/usr/sbin/policy-rc.d"
+
+    def __enter__(self):
+        self.ours = not os.path.exists(self.PATH)
+        if self.ours:
+            with open(self.PATH, "w") as f:
+                f.write("#!/bin/sh\nexit 101\n")
+            os.chmod(self.PATH, 0o755)
+
+    def __exit__(self, *exc):
+        if self.ours:
+            os.unlink(self.PATH)
+
+
+@mgtap.test
+def the_packages_install_with_their_dependencies():
+    debs = [d for d in glob.glob(os.path.join(DEBS, "*.deb")) if "-dbgsym_" not in d]
+    assert len(debs) == 2, debs
+    with NoServiceStarts():
+        sh("apt-get", "install", "-y", "-q", "--no-install-recommends", *[os.path.abspath(d) for d in debs],
+           env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+    assert installed(MAIN) and installed(DEFAULTS)
+
+
+@mgtap.test
+def every_file_is_where_it_belongs_with_owner_and_mode():
+    for path, (kind, mode) in LAYOUT.items():
+        st = os.lstat(path)
+        assert (stat.S_ISDIR(st.st_mode) if kind == "dir" else stat.S_ISREG(st.st_mode)), path
+        assert st.st_uid == 0 and st.st_gid == 0, (path, st.st_uid, st.st_gid)
+        assert stat.S_IMODE(st.st_mode) == mode, (path, oct(stat.S_IMODE(st.st_mode)), oct(mode))
+    conffiles = sh("dpkg-query", "-W", "-f=${Conffiles}", MAIN).stdout
+    assert "/etc/macguise/macguise.conf" in conffiles, conffiles
+    for link in ENABLED:
+        assert os.path.islink(link), f"{link}: the unit is not enabled"
+    for exe in (CLI, DAEMON, HOOK):
+        assert "not found" not in sh("ldd", exe).stdout, exe
+    owned = sh("dpkg", "-L", MAIN).stdout.split()
+    for path in LAYOUT:
+        if "freedombox" not in path:
+            assert path in owned, f"{path} is not the package's"
+
+
+@mgtap.test
+def the_installed_programs_run():
+    assert sh(CLI, "--version").stdout.startswith("macguise ")
+    assert sh(DAEMON, "--version").stdout.startswith("macguised ")
+    mac = sh(CLI, "generate", "--class", "ethernet").stdout.strip()
+    assert int(mac[:2], 16) & 3 == 0, mac
+    de = sh(CLI, "--help", env=dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE="de")).stdout
+    assert "Aufruf: macguise BEFEHL" in de, de[:200]
+    assert "macguise-pre-up" in sh(HOOK, "--version").stdout
+
+
+@mgtap.test
+def the_link_check_integration_test_passes_against_the_installed_programs():
+    p = sh(sys.executable, os.path.join(HERE, "..", "nm", "test-dispatcher.py"), DAEMON, HOOK, CLI,
+           check=False, timeout=600)
+    results = [line for line in p.stdout.splitlines() if line.startswith(("ok ", "not ok "))]
+    for line in results:
+        print("# " + line)
+    assert p.returncode == 0 and results and all(r.startswith("ok ") for r in results), \
+        p.stdout[-3000:] + p.stderr[-2000:]
+
+
+@mgtap.test
+def removal_leaves_profiles_working_and_purge_removes_the_state():
+    nm = NmNetns().start()
+    try:
+        # the installed daemon, with the packaged state directory
+        nm.spawn("macguised", DAEMON, ns=nm.ns)
+        nm.add_ethernet("kept")
+        mac = nm.wait_cloned("kept")
+        nm.wait_for("the state in /var/lib/macguise",
+                    lambda: os.path.exists("/var/lib/macguise/state"))
+        time.sleep(0.5)
+        nm.end("macguised")
+        sh("dpkg", "--remove", MAIN, DEFAULTS)
+        assert not installed(MAIN) and not os.path.exists(HOOK) and not os.path.exists(DAEMON)
+        assert os.path.exists("/var/lib/macguise/state"), "removal (not purge) keeps the state"
+        # NetworkManager restarted without macguise: the profile keeps its address
+        nm.end("nm")
+        nm.start_nm()
+        assert nm.cloned("kept") == mac
+        nm.nmcli("connection", "up", "kept")
+        assert nm.link_mac() == mac
+        nm.nmcli("connection", "down", "kept")
+    finally:
+        nm.stop()
+    sh("dpkg", "--purge", MAIN, DEFAULTS)
+    assert not os.path.exists("/var/lib/macguise"), "purge removes the state"
+    assert not os.path.exists("/etc/macguise/macguise.conf"), "purge removes the conffile"
+    for link in ENABLED:
+        assert not os.path.lexists(link), link
+
+
+mgtap.run()
