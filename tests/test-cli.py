@@ -5,6 +5,7 @@ program (--json) see them, and the usage errors."""
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -38,6 +39,22 @@ def generate_prints_one_wifi_address_by_default():
     assert first_octet_ok(lines[0])
     info = json_of("lookup", "--json", lines[0])[0]
     assert info["in_catalogue"] and "wifi" in info["classes"], info
+
+
+@mgtap.test
+def generation_waits_for_a_seeded_kernel_pool():
+    # libsodium's getrandom(2) without GRND_NONBLOCK: early in boot it waits
+    # until the kernel's pool is seeded instead of drawing from an unseeded
+    # one, and never falls back to /dev/urandom.
+    if shutil.which("strace") is None:
+        raise AssertionError("strace is needed for this test (tools/dev installs it)")
+    p = subprocess.run(["strace", "-f", "-e", "trace=getrandom,open,openat", CLI, "generate"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr[-2000:]
+    calls = [line for line in p.stderr.splitlines() if line.startswith("getrandom(")]
+    blocking = [c for c in calls if c.rstrip().split(")")[-2].endswith(", 0")]
+    assert len(blocking) >= 3, calls  # at least the three draws of one address
+    assert "/dev/urandom" not in p.stderr and "/dev/random" not in p.stderr
 
 
 @mgtap.test
