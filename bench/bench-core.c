@@ -9,6 +9,7 @@
 #include <sodium.h>
 #include <stdio.h>
 
+#include "mg-bench-info.h"
 #include "mg-catalogue.h"
 #include "mg-generator.h"
 
@@ -99,6 +100,7 @@ main(void)
 	raw = mg_bench_median_us(bench_raw_draws, NULL);
 	generate = mg_bench_median_us(bench_generate, gen);
 
+	mg_bench_print_info();
 	g_print("%-34s %12s %12s %8s\n", "measure (median of 5)", "us", "baseline us", "ratio");
 	g_print("%-34s %12.0f %12.0f %8.2f\n",
 		"catalogue load / split lines",

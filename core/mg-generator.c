@@ -213,3 +213,46 @@ mg_generator_next_in_block(const MgPrefix *block,
 		    max_attempts);
 	return FALSE;
 }
+
+double
+mg_generator_vendor_share(const MgGenerator *gen, const MgVendor *vendor)
+{
+	for (guint i = 0; i < gen->vendors->len; i++) {
+		const MgGeneratorVendor *gv = &g_array_index(gen->vendors, MgGeneratorVendor, i);
+		if (gv->vendor == vendor)
+			return (double)vendor->weight / gen->total_weight;
+	}
+	return 0.0;
+}
+
+double
+mg_generator_same_vendor(const MgGenerator *gen)
+{
+	double sum = 0.0;
+	for (guint i = 0; i < gen->vendors->len; i++) {
+		const MgGeneratorVendor *gv = &g_array_index(gen->vendors, MgGeneratorVendor, i);
+		double p = (double)gv->vendor->weight / gen->total_weight;
+		sum += p * p;
+	}
+	return sum;
+}
+
+/* Sum over addresses of p(a)^2: vendor by weight, row uniformly, serial
+ * uniformly over the row's drawable range, as mg_generator_next() draws. */
+double
+mg_generator_same_address(const MgGenerator *gen)
+{
+	double sum = 0.0;
+	for (guint i = 0; i < gen->vendors->len; i++) {
+		const MgGeneratorVendor *gv = &g_array_index(gen->vendors, MgGeneratorVendor, i);
+		double pv = (double)gv->vendor->weight / gen->total_weight;
+		double pe = pv / gv->entries->len;
+		for (guint j = 0; j < gv->entries->len; j++) {
+			guint64 lo, hi;
+			mg_entry_drawable_range(g_ptr_array_index(gv->entries, j), &lo, &hi);
+			/* n addresses, each with pe/n: n * (pe/n)^2 */
+			sum += pe * pe / (double)(hi - lo + 1);
+		}
+	}
+	return sum;
+}

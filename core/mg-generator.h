@@ -34,6 +34,13 @@ gboolean mg_generator_next(MgGenerator *generator,
 			   const MgCatalogueEntry **entry,
 			   GError **error);
 
+/* The generator's distribution, exactly, for analysis (bench/fleet):
+ * a vendor's share of the draws, the chance two independent draws are the
+ * same vendor, and the chance they are the same address. */
+double mg_generator_vendor_share(const MgGenerator *generator, const MgVendor *vendor);
+double mg_generator_same_vendor(const MgGenerator *generator);
+double mg_generator_same_address(const MgGenerator *generator);
+
 /* For keep-vendor: the registry block of @hardware, the catalogue's where it
  * has one (it knows MA-M and MA-S blocks), else its MA-L OUI. FALSE for an
  * address no vendor made (locally administered, multicast, zero). */

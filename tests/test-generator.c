@@ -360,6 +360,36 @@ test_generator_keep_vendor(void)
 	g_assert_false(mg_generator_vendor_block(cat, &hw, &block));
 }
 
+/* The exact figures bench/fleet rests on, against a two-vendor table small
+ * enough to count: acme weight 3 with two rows of 100 and 10 serials (an old 00-xx-xx row would be legacy), zeta
+ * weight 1 with one row of 1000. */
+static void
+test_generator_exact_distribution(void)
+{
+	static const char table[] =
+	    "vendor acme\n  name Acme\n  organization A\n  classes wifi\n"
+	    "  weight 3 ieee-blocks\n  products p\n"
+	    "  prefix 8CF8C5 serial=000001-000064\n  prefix DCA632 serial=000001-00000A\n"
+	    "vendor zeta\n  name Zeta\n  organization Z\n  classes wifi\n"
+	    "  weight 1 ieee-blocks\n  products p\n  prefix B827EB serial=000001-0003E8\n";
+	g_autoptr(GError) error = NULL;
+	g_autoptr(MgCatalogue) cat = mg_catalogue_new_from_data(table, strlen(table), &error);
+	g_autoptr(MgGenerator) gen = NULL;
+	const double acme = 0.75, zeta = 0.25;
+
+	g_assert_no_error(error);
+	gen = mg_generator_new(cat, MG_CLASS_WIFI, NULL, &error);
+	g_assert_no_error(error);
+	g_assert_cmpfloat_with_epsilon(
+	    mg_generator_vendor_share(gen, mg_catalogue_find_vendor(cat, "acme")), acme, 1e-12);
+	g_assert_cmpfloat_with_epsilon(mg_generator_same_vendor(gen), acme * acme + zeta * zeta, 1e-12);
+	/* acme/2 over 100, acme/2 over 10, zeta over 1000 */
+	g_assert_cmpfloat_with_epsilon(mg_generator_same_address(gen),
+				       (acme / 2) * (acme / 2) / 100 + (acme / 2) * (acme / 2) / 10 +
+					   zeta * zeta / 1000,
+				       1e-12);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -375,5 +405,6 @@ main(int argc, char **argv)
 	g_test_add_func("/generator/accept", test_generator_accept);
 	g_test_add_func("/generator/serial-ranges", test_generator_serial_ranges);
 	g_test_add_func("/generator/nothing-drawable", test_generator_nothing_drawable);
+	g_test_add_func("/generator/exact-distribution", test_generator_exact_distribution);
 	return g_test_run();
 }
