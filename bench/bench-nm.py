@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""macguise's cost against bare NetworkManager, on this machine, in network
+namespaces (tests/nm/nmnetns.py), as ratios to a baseline run in the same
+script:
+
+1. activation latency of one veth profile, 50 activations each:
+   (a) an explicit cloned MAC and no hook, (b) cloned-mac-address=random and
+   no hook, (c) macguise with the default probe window, (d) macguise with
+   the probe off; each with median and spread, and the ratio to (a);
+2. the hook's fast path (a profile macguised does not manage) against an
+   empty shell-script hook;
+3. macguised with 1,000 profiles: time to give them all an address, its
+   resident memory against a bare libnm client holding the same profiles,
+   and its wake-ups while idle for 60 s.
+
+    bench-nm.py MACGUISED HOOK NM_CLIENT_RSS          (as root)"""
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tests", "nm"))
+from nmnetns import NmNetns  # noqa: E402
+
+MACGUISED, HOOK, NM_CLIENT_RSS = sys.argv[1:4]
+RUNS = int(os.environ.get("MG_BENCH_RUNS", "50"))
+PROFILES = int(os.environ.get("MG_BENCH_PROFILES", "1000"))
+IDLE = int(os.environ.get("MG_BENCH_IDLE", "60"))
+
+
+def info():
+    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
+                if l.startswith("model name")), "unknown")
+    src = os.environ.get("MG_SOURCE_ROOT", os.path.join(HERE, ".."))
+    commit = subprocess.run(["git", "-C", src, "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True).stdout.strip() or "unknown"
+    print(f"machine: {cpu}, {os.cpu_count()} cores; commit {commit}", flush=True)
+
+
+def spread(ms):
+    q = statistics.quantiles(ms, n=10)
+    return statistics.median(ms), q[0], q[-1]
+
+
+def activations(nm, name):
+    ms = []
+    for _ in range(RUNS):
+        t = time.monotonic()
+        nm.nmcli("connection", "up", name)
+        ms.append((time.monotonic() - t) * 1000)
+        nm.nmcli("connection", "down", name)
+    return ms
+
+
+def configure(nm, text):
+    with open(os.path.join(nm.dir, "config", "macguise.conf"), "w") as f:
+        f.write(text)
+    assert nm.macguise_call("Reload").returncode == 0
+
+
+def latency(nm):
+    nm.add_ethernet("fixed", "802-3-ethernet.cloned-mac-address", "00:1b:21:0a:0b:0c")
+    nm.add_ethernet("random", "802-3-ethernet.cloned-mac-address", "random")
+    nm.add_ethernet("managed")
+    nm.start_macguised(MACGUISED)
+    nm.wait_cloned("managed")
+    results = {}
+    nm.start_dispatcher(None)  # nm-dispatcher with no pre-up hook
+    results["a"] = activations(nm, "fixed")
+    results["b"] = activations(nm, "random")
+    nm.end("dispatcher")
+    nm.start_dispatcher(HOOK)
+    window = 200
+    results["c"] = activations(nm, "managed")
+    configure(nm, "[global]\nprobe-window-ms=0\n")
+    results["d"] = activations(nm, "managed")
+    configure(nm, "")
+    base = statistics.median(results["a"])
+    labels = {"a": "(a) explicit MAC, no hook", "b": "(b) NM random, no hook",
+              "c": f"(c) macguise, {window} ms window", "d": "(d) macguise, probe off"}
+    print(f"\nactivation latency, `nmcli connection up`, {RUNS} runs each (ms)")
+    print(f"{'':34} {'median':>8} {'p10':>8} {'p90':>8} {'ratio':>7}")
+    for key, label in labels.items():
+        med, lo, hi = spread(results[key])
+        print(f"{label:34} {med:8.1f} {lo:8.1f} {hi:8.1f} {med / base:7.2f}")
+    d, c = statistics.median(results["d"]), statistics.median(results["c"])
+    print(f"targets: (d) within 1.05x (a): {d / base:.2f}x, {'met' if d <= 1.05 * base else 'NOT met'}; "
+          f"(c) within (a) + window + 20 ms = {base + window + 20:.0f}: {c:.0f}, "
+          f"{'met' if c <= base + window + 20 else 'NOT met'}")
+
+
+def fast_path(nm):
+    uuid = nm.uuid_of("fixed")  # set by hand: macguised does not manage it
+    with tempfile.TemporaryDirectory() as tmp:
+        empty = os.path.join(tmp, "empty-hook")
+        with open(empty, "w") as f:
+            f.write("#!/bin/sh\nexit 0\n")
+        os.chmod(empty, 0o755)
+        env = {"PATH": os.environ["PATH"], "DBUS_SYSTEM_BUS_ADDRESS": nm.env["DBUS_SYSTEM_BUS_ADDRESS"],
+               "NM_DISPATCHER_ACTION": "pre-up", "DEVICE_IFACE": "veth0", "CONNECTION_UUID": uuid}
+
+        def timed(exe):
+            ms = []
+            for _ in range(200):
+                t = time.monotonic()
+                subprocess.run([exe, "veth0", "pre-up"], env=env, check=True)
+                ms.append((time.monotonic() - t) * 1000)
+            return statistics.median(ms)
+
+        hook, shell = timed(HOOK), timed(empty)
+    print(f"\nthe hook's fast path (a profile macguised does not manage), median of 200 (ms)")
+    print(f"  macguise-pre-up {hook:.2f}, empty shell script {shell:.2f}, ratio {hook / shell:.2f}")
+
+
+def status_of(pid):
+    out = {}
+    for line in open(f"/proc/{pid}/status"):
+        key, _, value = line.partition(":")
+        out[key] = value.strip()
+    return out
+
+
+def fleet_of_profiles():
+    nm = NmNetns().start()
+    try:
+        conns = os.path.join(nm.dir, "system-connections")
+        for i in range(PROFILES):
+            path = os.path.join(conns, f"p{i}.nmconnection")
+            with open(path, "w") as f:
+                f.write(f"[connection]\nid=p{i}\nuuid=00000000-0000-4000-8000-{i:012d}\ntype=ethernet\n"
+                        "autoconnect=false\n\n[ethernet]\n\n[ipv4]\nmethod=disabled\n\n[ipv6]\n"
+                        "method=disabled\n")
+            os.chmod(path, 0o600)
+        nm.nmcli("connection", "reload", timeout=120)
+        base = nm.spawn("nm-client-rss", NM_CLIENT_RSS, ns=nm.ns)
+        nm.wait_for("the bare libnm client", lambda: "KiB" in nm.log_tail("nm-client-rss"), timeout=60)
+        bare = int(nm.log_tail("nm-client-rss").split()[-2])
+        nm.end("nm-client-rss")
+        t = time.monotonic()
+        daemon = nm.start_macguised(MACGUISED)
+
+        def all_assigned():
+            n = 0
+            for i in range(PROFILES):
+                with open(os.path.join(conns, f"p{i}.nmconnection")) as f:
+                    n += "cloned-mac-address=" in f.read()
+            return n == PROFILES
+
+        nm.wait_for(f"{PROFILES} addresses", all_assigned, timeout=600)
+        took = time.monotonic() - t
+        time.sleep(2)  # let the last writes settle
+        st = status_of(daemon.pid)
+        rss = int(st["VmRSS"].split()[0])
+        before = int(st["voluntary_ctxt_switches"]) + int(st["nonvoluntary_ctxt_switches"])
+        time.sleep(IDLE)
+        st = status_of(daemon.pid)
+        after = int(st["voluntary_ctxt_switches"]) + int(st["nonvoluntary_ctxt_switches"])
+        print(f"\nmacguised with {PROFILES} profiles")
+        print(f"  every profile given an address in {took:.1f} s ({took / PROFILES * 1000:.1f} ms each)")
+        print(f"  resident memory {rss / 1024:.1f} MiB; a bare libnm client with the same profiles "
+              f"{bare / 1024:.1f} MiB; macguised's own {(rss - bare) / 1024:.1f} MiB "
+              f"(target under 16 MiB: {'met' if rss - bare < 16 * 1024 else 'NOT met'})")
+        print(f"  context switches while idle for {IDLE} s: {after - before} "
+              f"(target 0: {'met' if after == before else 'NOT met'})")
+    finally:
+        nm.stop()
+
+
+def main():
+    info()
+    nm = NmNetns().start()
+    try:
+        latency(nm)
+        fast_path(nm)
+    finally:
+        nm.stop()
+    fleet_of_profiles()
+
+
+main()
