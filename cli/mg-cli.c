@@ -94,6 +94,8 @@ mg_cli_class_json(MgClass classes)
 		json_array_add_string_element(arr, "wifi");
 	if (classes & MG_CLASS_ETHERNET)
 		json_array_add_string_element(arr, "ethernet");
+	if (classes & MG_CLASS_AP)
+		json_array_add_string_element(arr, "ap");
 	json_node_take_array(node, arr);
 	return node;
 }

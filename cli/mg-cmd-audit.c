@@ -81,16 +81,44 @@ mg_scan_randomization_off(void)
 	return off;
 }
 
+/* Anyone in range can join: no security, or Enhanced Open (OWE), which
+ * encrypts but lets every station in. */
+static gboolean
+mg_hotspot_is_open(NMConnection *c)
+{
+	NMSettingWirelessSecurity *sec = nm_connection_get_setting_wireless_security(c);
+	return sec == NULL ||
+	       g_strcmp0(nm_setting_wireless_security_get_key_mgmt(sec), "owe") == 0;
+}
+
+/* @ssid_utf8 keeps the SSID text that @in points to. */
 static void
-mg_audit_input(NMConnection *c, const MgPolicy *policy, gboolean user_owned, MgAuditInput *in)
+mg_audit_input(NMConnection *c,
+	       const MgPolicy *policy,
+	       gboolean user_owned,
+	       MgAuditInput *in,
+	       char **ssid_utf8)
 {
 	NMSettingIPConfig *ip4 = nm_connection_get_setting_ip4_config(c);
 	NMSettingIPConfig *ip6 = nm_connection_get_setting_ip6_config(c);
+	NMSettingWireless *wifi = nm_connection_get_setting_wireless(c);
 
 	memset(in, 0, sizeof(*in));
 	in->id = nm_connection_get_id(c);
 	in->klass = mg_profile_class(c);
 	in->mode = policy->mode;
+	in->rotate = policy->rotate;
+	*ssid_utf8 = NULL;
+	if (in->klass == MG_CLASS_AP && wifi != NULL) {
+		GBytes *ssid = nm_setting_wireless_get_ssid(wifi);
+		if (ssid != NULL) {
+			gsize len = 0;
+			const guint8 *data = g_bytes_get_data(ssid, &len);
+			*ssid_utf8 = nm_utils_ssid_to_utf8(data, len);
+		}
+		in->ssid = *ssid_utf8;
+		in->open = mg_hotspot_is_open(c);
+	}
 	in->harden = policy->harden;
 	in->user_owned = user_owned;
 	in->cloned = mg_profile_cloned_mac(c, in->klass);
@@ -120,6 +148,7 @@ mg_audit_connection(MgCliState *st, NMConnection *c)
 	const MgProfileState *p = mg_state_get_profile(st->state, nm_connection_get_uuid(c));
 	MgClass klass = mg_profile_class(c);
 	const char *cloned = mg_profile_cloned_mac(c, klass);
+	g_autofree char *ssid = NULL;
 	MgAuditInput in;
 	MgPolicy policy;
 	GPtrArray *findings;
@@ -128,7 +157,7 @@ mg_audit_connection(MgCliState *st, NMConnection *c)
 			 (cloned != NULL && cloned[0] != '\0' && !mg_mac_parse(cloned, &mac, NULL));
 
 	mg_profile_policy_full(&st->config, mg_cli_catalogue(NULL), c, klass, &policy, NULL);
-	mg_audit_input(c, &policy, owned, &in);
+	mg_audit_input(c, &policy, owned, &in, &ssid);
 	findings = mg_audit_profile(&in);
 	mg_policy_clear(&policy);
 	return findings;
@@ -144,6 +173,7 @@ mg_finding_json(const MgFinding *f)
 	json_object_set_string_member(o, "setting", f->setting);
 	json_object_set_string_member(o, "value", f->value);
 	json_object_set_string_member(o, "fix", f->fix);
+	json_object_set_boolean_member(o, "advice", f->advice);
 	return o;
 }
 
@@ -155,7 +185,8 @@ mg_finding_print(const MgFinding *f)
 			  : f->severity == MG_SEVERITY_MEDIUM ? C_("severity", "medium")
 							      : C_("severity", "low");
 	g_print("  %-7s %s\n", sev, f->message);
-	g_print("  %-7s %s %s\n", "", _("fix:"), f->fix);
+	/* Advice is the user's to take; harden leaves it alone. */
+	g_print("  %-7s %s %s\n", "", f->advice ? _("suggestion:") : _("fix:"), f->fix);
 }
 
 int
@@ -243,7 +274,7 @@ mg_harden_apply(NMConnection *c, const MgFinding *f)
 		}
 		nm_setting_user_set_data(NM_SETTING_USER(user), s, f->value, NULL);
 	} else if (g_str_has_suffix(s, ".cloned-mac-address")) {
-		if (mg_profile_class(c) == MG_CLASS_WIFI)
+		if ((mg_profile_class(c) & MG_CLASS_WIRELESS) != 0)
 			g_object_set(nm_connection_get_setting_wireless(c),
 				     NM_SETTING_WIRELESS_CLONED_MAC_ADDRESS,
 				     NULL,
@@ -308,10 +339,17 @@ mg_cmd_harden(int argc, char **argv)
 		g_autoptr(NMConnection) copy = nm_simple_connection_new_clone(NM_CONNECTION(rc));
 		g_autoptr(GPtrArray) findings = mg_audit_connection(&st, copy);
 		g_autoptr(GError) local = NULL;
-		MgFinding harden = { "harden", MG_SEVERITY_LOW, NULL, "macguise.harden", "yes", NULL };
+		MgFinding harden = { "harden", MG_SEVERITY_LOW, NULL, "macguise.harden", "yes", NULL,
+				     FALSE, NULL };
+		guint applied = 0;
 
-		for (guint j = 0; j < findings->len; j++)
-			mg_harden_apply(copy, g_ptr_array_index(findings, j));
+		for (guint j = 0; j < findings->len; j++) {
+			const MgFinding *f = g_ptr_array_index(findings, j);
+			if (f->advice)
+				continue;
+			mg_harden_apply(copy, f);
+			applied++;
+		}
 		mg_harden_apply(copy, &harden);
 		if (!mg_cli_update_profile(rc, copy, &local)) {
 			mg_cli_failure("harden", local);
@@ -321,9 +359,14 @@ mg_cmd_harden(int argc, char **argv)
 		g_print(g_dngettext(GETTEXT_PACKAGE,
 				    "%s: %u fix applied\n",
 				    "%s: %u fixes applied\n",
-				    findings->len),
+				    applied),
 			nm_connection_get_id(copy),
-			findings->len);
+			applied);
+		for (guint j = 0; j < findings->len; j++) {
+			const MgFinding *f = g_ptr_array_index(findings, j);
+			if (f->advice)
+				g_print(_("  Left to you: %s\n    %s\n"), f->message, f->fix);
+		}
 	}
 	if (mg_scan_randomization_off()) {
 		g_autoptr(MgFinding) f = mg_audit_scan_randomization();

@@ -28,7 +28,7 @@ mg_cmd_generate(int argc, char **argv)
 		  0,
 		  G_OPTION_ARG_STRING,
 		  &class_text,
-		  N_("Device class: wifi (default) or ethernet"),
+		  N_("Device class: wifi (default), ethernet or ap (a Wi-Fi access point)"),
 		  "CLASS" },
 		{ "vendor",
 		  'v',

@@ -176,9 +176,9 @@ mg_cmd_policy(int argc, char **argv)
 	if (!mg_cli_parse_options(
 		"policy",
 		_("PROFILE [KEY=VALUE…]"),
-		_("Show or set a profile's macguise settings. KEY is mode, rotate, class, vendors "
-		  "or harden; KEY= (no value) returns that setting to the default of "
-		  "macguise.conf."),
+		_("Show or set a profile's macguise settings. KEY is mode, rotate, class, vendors, "
+		  "harden or quiet-hours (access points only); KEY= (no value) returns that "
+		  "setting to the default of macguise.conf."),
 		entries,
 		&argc,
 		&argv))
@@ -199,6 +199,17 @@ mg_cmd_policy(int argc, char **argv)
 		return mg_cli_failure("policy", error);
 	if (argc == 2 && !reset)
 		return mg_policy_show(NM_CONNECTION(rc), json);
+	/* Only a hotspot's clients can be counted before restarting it. */
+	for (guint i = 0; i < keys->len; i++) {
+		if (g_str_equal(g_ptr_array_index(keys, i), MG_POLICY_KEY_PREFIX "quiet-hours") &&
+		    g_ptr_array_index(values, i) != NULL &&
+		    mg_profile_class(NM_CONNECTION(rc)) != MG_CLASS_AP)
+			return mg_cli_usage_error(
+			    "policy",
+			    _("%s is not an access point: quiet-hours applies to hotspot profiles "
+			      "(802-11-wireless.mode ap) only"),
+			    nm_connection_get_id(NM_CONNECTION(rc)));
+	}
 
 	copy = nm_simple_connection_new_clone(NM_CONNECTION(rc));
 	user = mg_user_setting(copy);
@@ -212,7 +223,7 @@ mg_cmd_policy(int argc, char **argv)
 		}
 		if (mg_is_user_owned(NM_CONNECTION(rc))) {
 			MgClass klass = mg_profile_class(copy);
-			NMSetting *s = klass == MG_CLASS_WIFI
+			NMSetting *s = (klass & MG_CLASS_WIRELESS) != 0
 					   ? NM_SETTING(nm_connection_get_setting_wireless(copy))
 					   : NM_SETTING(nm_connection_get_setting_wired(copy));
 			/* both settings name the property "cloned-mac-address" */

@@ -62,7 +62,7 @@ mg_cmd_vendors(int argc, char **argv)
 		  0,
 		  G_OPTION_ARG_STRING,
 		  &class_text,
-		  N_("Only vendors with addresses for this class: wifi or ethernet"),
+		  N_("Only vendors with addresses for this class: wifi, ethernet or ap"),
 		  "CLASS" },
 		{ "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print a JSON array"), NULL },
 		{ NULL },

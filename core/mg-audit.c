@@ -11,6 +11,7 @@ mg_finding_free(MgFinding *finding)
 {
 	g_free(finding->message);
 	g_free(finding->fix);
+	g_free(finding->owned_value);
 	g_free(finding);
 }
 
@@ -81,10 +82,73 @@ mg_dhcp6(const MgAuditInput *in)
 	return g_strcmp0(in->ipv6_method, "auto") == 0 || g_strcmp0(in->ipv6_method, "dhcp") == 0;
 }
 
+/* @ssid with the opt-out suffix, cut on a character boundary so that it
+ * stays within the 32 bytes an SSID may have. */
+static char *
+mg_ssid_nomap(const char *ssid)
+{
+	gsize keep = MIN(strlen(ssid), MG_SSID_MAX_BYTES - strlen(MG_NOMAP_SUFFIX));
+	while (keep > 0 && !g_utf8_validate(ssid, (gssize)keep, NULL))
+		keep--;
+	return g_strdup_printf("%.*s%s", (int)keep, ssid, MG_NOMAP_SUFFIX);
+}
+
+/* Access points: their BSSID is what location databases collect (seed 002:
+ * Street View cars and phones), and an open one lets anyone in radio range
+ * tie it to the box's public address with one DNS query. */
+static void
+mg_audit_hotspot(GPtrArray *out, const MgAuditInput *in)
+{
+	if (in->klass != MG_CLASS_AP)
+		return;
+	if (in->mode != MG_MODE_OFF && !in->user_owned && in->rotate == MG_ROTATE_NEVER)
+		mg_audit_add(out,
+			     in,
+			     "ap-bssid-fixed",
+			     MG_SEVERITY_HIGH,
+			     "macguise.rotate",
+			     "daily",
+			     _("the hotspot's BSSID never changes: Wi-Fi location databases place "
+			       "it on the map, and anyone who saw it once knows it again"));
+	if (in->ssid != NULL && !g_str_has_suffix(in->ssid, MG_NOMAP_SUFFIX)) {
+		g_autofree char *renamed = mg_ssid_nomap(in->ssid);
+		MgFinding *f;
+		mg_audit_add(out,
+			     in,
+			     "ap-ssid-mapped",
+			     MG_SEVERITY_MEDIUM,
+			     "802-11-wireless.ssid",
+			     renamed,
+			     _("the SSID does not end in _nomap, so Google's and Apple's location "
+			       "services may map the hotspot; renaming it is your decision, and "
+			       "clients must then join the new name"));
+		f = g_ptr_array_index(out, out->len - 1);
+		f->owned_value = g_steal_pointer(&renamed);
+		f->value = f->owned_value;
+		f->advice = TRUE;
+	}
+	if (in->open) {
+		g_autofree char *who = g_shell_quote(in->id);
+		MgFinding *f = g_new0(MgFinding, 1);
+		f->id = "ap-open";
+		f->severity = MG_SEVERITY_HIGH;
+		f->message = g_strdup(
+		    _("the hotspot is open: anyone in radio range can join and send a DNS query "
+		      "that leaves from this box's public address, tying the BSSID to it"));
+		f->setting = "802-11-wireless-security.key-mgmt";
+		f->value = "sae";
+		f->fix = g_strdup_printf("nmcli connection modify %s 802-11-wireless-security.key-mgmt "
+					 "sae 802-11-wireless-security.psk PASSWORD",
+					 who);
+		f->advice = TRUE;
+		g_ptr_array_add(out, f);
+	}
+}
+
 static void
 mg_audit_mac(GPtrArray *out, const MgAuditInput *in)
 {
-	const char *cloned_setting = in->klass == MG_CLASS_WIFI
+	const char *cloned_setting = (in->klass & MG_CLASS_WIRELESS) != 0
 					 ? "802-11-wireless.cloned-mac-address"
 					 : "802-3-ethernet.cloned-mac-address";
 
@@ -215,6 +279,7 @@ mg_audit_profile(const MgAuditInput *input)
 	GPtrArray *out = g_ptr_array_new_with_free_func((GDestroyNotify)mg_finding_free);
 
 	mg_audit_mac(out, input);
+	mg_audit_hotspot(out, input);
 	mg_audit_ipv6(out, input);
 	mg_audit_identifiers(out, input);
 	g_ptr_array_sort(out, mg_finding_worse);

@@ -21,8 +21,9 @@ typedef enum {
 
 typedef struct {
 	const char *id;              /* the profile's name, for the fix commands */
-	MgClass klass;               /* MG_CLASS_WIFI or MG_CLASS_ETHERNET */
+	MgClass klass;               /* MG_CLASS_WIFI, MG_CLASS_ETHERNET or MG_CLASS_AP */
 	MgMode mode;                 /* macguise.mode in effect */
+	MgRotate rotate;             /* macguise.rotate in effect */
 	gboolean harden;             /* macguise.harden in effect */
 	gboolean user_owned;         /* macguise leaves its MAC address alone */
 	const char *cloned;          /* cloned-mac-address as set, or NULL */
@@ -34,6 +35,8 @@ typedef struct {
 	const char *dhcp_duid;       /* ipv6.dhcp-duid, or NULL */
 	gboolean dhcp4_send_hostname;
 	gboolean dhcp6_send_hostname;
+	const char *ssid;            /* an access point's SSID as UTF-8, or NULL */
+	gboolean open;               /* an access point without Wi-Fi security */
 } MgAuditInput;
 
 typedef enum {
@@ -49,7 +52,15 @@ typedef struct {
 	const char *setting; /* what the fix changes: "ipv6.addr-gen-mode", "macguise.mode" */
 	const char *value;   /* to this ("" clears it) */
 	char *fix;        /* the command that does it */
+	/* Advice only: the fix is the user's decision (renaming a hotspot,
+	 * choosing its password), so `macguise harden` does not apply it. */
+	gboolean advice;
+	char *owned_value; /* storage for @value where it is made up */
 } MgFinding;
+
+/* Location services honour an SSID ending in this as an opt-out. */
+#define MG_NOMAP_SUFFIX "_nomap"
+#define MG_SSID_MAX_BYTES 32
 
 void mg_finding_free(MgFinding *finding);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(MgFinding, mg_finding_free)

@@ -55,6 +55,7 @@ static const struct {
 } mg_class_names[] = {
 	{ "wifi", MG_CLASS_WIFI },
 	{ "ethernet", MG_CLASS_ETHERNET },
+	{ "ap", MG_CLASS_AP },
 };
 
 gboolean
@@ -69,7 +70,7 @@ mg_class_parse(const char *text, MgClass *klass, GError **error)
 	g_set_error(error,
 		    MG_ERROR,
 		    MG_ERROR_CATALOGUE,
-		    _("unknown device class '%s' (expected wifi or ethernet)"),
+		    _("unknown device class '%s' (expected wifi, ethernet or ap)"),
 		    text);
 	return FALSE;
 }
@@ -77,16 +78,12 @@ mg_class_parse(const char *text, MgClass *klass, GError **error)
 const char *
 mg_class_to_string(MgClass klass)
 {
-	switch ((guint)klass) {
-	case MG_CLASS_WIFI:
-		return "wifi";
-	case MG_CLASS_ETHERNET:
-		return "ethernet";
-	case MG_CLASS_WIFI | MG_CLASS_ETHERNET:
-		return "wifi,ethernet";
-	default:
-		return "none";
-	}
+	/* Indexed by the flags: every combination has its static text. */
+	static const char *const names[] = {
+		"none", "wifi", "ethernet", "wifi,ethernet",
+		"ap",   "wifi,ap", "ethernet,ap", "wifi,ethernet,ap",
+	};
+	return (guint)klass < G_N_ELEMENTS(names) ? names[klass] : "none";
 }
 
 const char *

@@ -12,9 +12,12 @@ typedef enum {
 	MG_CLASS_NONE = 0,
 	MG_CLASS_WIFI = 1 << 0,
 	MG_CLASS_ETHERNET = 1 << 1,
+	MG_CLASS_AP = 1 << 2, /* a Wi-Fi access point: consumer APs and home routers */
 } MgClass;
 
-#define MG_CLASS_ALL (MG_CLASS_WIFI | MG_CLASS_ETHERNET)
+#define MG_CLASS_ALL (MG_CLASS_WIFI | MG_CLASS_ETHERNET | MG_CLASS_AP)
+/* The classes whose address is a Wi-Fi profile's (802-11-wireless) setting. */
+#define MG_CLASS_WIRELESS (MG_CLASS_WIFI | MG_CLASS_AP)
 
 typedef enum {
 	MG_ERA_CURRENT, /* plausible on a machine bought today */
@@ -64,7 +67,7 @@ const MgVendor *mg_catalogue_find_vendor(MgCatalogue *catalogue, const char *nam
 const MgCatalogueEntry *mg_catalogue_lookup(MgCatalogue *catalogue, const MgMac *mac);
 
 gboolean mg_class_parse(const char *text, MgClass *klass, GError **error);
-/* "wifi", "ethernet" or "wifi,ethernet"; static string. */
+/* "wifi", "ethernet", "ap" or a comma-separated set ("wifi,ethernet"); static. */
 const char *mg_class_to_string(MgClass klass);
 const char *mg_era_to_string(MgEra era);
 

@@ -22,6 +22,11 @@ mg_config_init_default(MgConfig *config)
 	mg_policy_init_default(&config->ethernet);
 	config->ethernet.rotate = MG_ROTATE_INTERVAL;
 	config->ethernet.interval = 7 * 86400;
+	/* A hotspot's BSSID is what location databases collect: daily, but a
+	 * due rotation waits until the hotspot is down (or its quiet hours). */
+	mg_policy_init_default(&config->ap);
+	config->ap.rotate = MG_ROTATE_INTERVAL;
+	config->ap.interval = 86400;
 	/* A wired peer answers an NS or ARP probe in well under 10 ms. On
 	 * Wi-Fi, an access point holds multicast for dozing stations until its
 	 * next DTIM beacon, commonly every 102.4 ms: 200 ms covers one such
@@ -38,6 +43,7 @@ mg_config_clear(MgConfig *config)
 {
 	mg_policy_clear(&config->wifi);
 	mg_policy_clear(&config->ethernet);
+	mg_policy_clear(&config->ap);
 }
 
 static gboolean
@@ -152,6 +158,14 @@ mg_config_load_policy(MgPolicy *policy, GKeyFile *kf, const char *group, GError 
 	for (guint i = 0; keys != NULL && keys[i] != NULL; i++) {
 		g_autofree char *value = g_key_file_get_value(kf, group, keys[i], NULL);
 		g_autoptr(GError) local = NULL;
+		if (g_strcmp0(keys[i], "quiet-hours") == 0 && g_strcmp0(group, "ap") != 0) {
+			g_set_error(error,
+				    MG_ERROR,
+				    MG_ERROR_CONFIG,
+				    _("[%s] quiet-hours: only access points ([ap]) have quiet hours"),
+				    group);
+			return FALSE;
+		}
 		if (!mg_policy_set(policy, keys[i], value, &local)) {
 			g_set_error(
 			    error, MG_ERROR, MG_ERROR_CONFIG, "[%s] %s", group, local->message);
@@ -183,12 +197,14 @@ mg_config_load_from_data(MgConfig *config, const char *text, gsize len, GError *
 			ok = mg_config_load_policy(&loaded.wifi, kf, "wifi", error);
 		else if (g_strcmp0(groups[i], "ethernet") == 0)
 			ok = mg_config_load_policy(&loaded.ethernet, kf, "ethernet", error);
+		else if (g_strcmp0(groups[i], "ap") == 0)
+			ok = mg_config_load_policy(&loaded.ap, kf, "ap", error);
 		else {
 			g_set_error(error,
 				    MG_ERROR,
 				    MG_ERROR_CONFIG,
-				    _("[%s] is not a section; the sections are [global], [wifi] "
-				      "and [ethernet]"),
+				    _("[%s] is not a section; the sections are [global], [wifi], "
+				      "[ethernet] and [ap]"),
 				    groups[i]);
 			ok = FALSE;
 		}
@@ -236,5 +252,9 @@ mg_config_default_path(void)
 const MgPolicy *
 mg_config_policy_for(const MgConfig *config, MgClass klass)
 {
-	return klass == MG_CLASS_WIFI ? &config->wifi : &config->ethernet;
+	if (klass == MG_CLASS_WIFI)
+		return &config->wifi;
+	if (klass == MG_CLASS_AP)
+		return &config->ap;
+	return &config->ethernet;
 }

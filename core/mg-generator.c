@@ -53,7 +53,8 @@ mg_generator_new(MgCatalogue *catalogue, MgClass klass, const char *const *vendo
 	g_autoptr(GPtrArray) requested = g_ptr_array_new();
 	GPtrArray *all = mg_catalogue_get_vendors(catalogue);
 
-	g_return_val_if_fail(klass == MG_CLASS_WIFI || klass == MG_CLASS_ETHERNET, NULL);
+	g_return_val_if_fail(
+	    klass == MG_CLASS_WIFI || klass == MG_CLASS_ETHERNET || klass == MG_CLASS_AP, NULL);
 
 	gen->vendors = g_array_new(FALSE, TRUE, sizeof(MgGeneratorVendor));
 	g_array_set_clear_func(gen->vendors, (GDestroyNotify)mg_generator_vendor_clear);

@@ -11,7 +11,7 @@
 #include "mg-error.h"
 
 static const char *const mg_policy_setting_names[] = {
-	"mode", "rotate", "class", "vendors", "harden", NULL,
+	"mode", "rotate", "class", "vendors", "harden", "quiet-hours", NULL,
 };
 
 const char *const *
@@ -30,6 +30,8 @@ mg_policy_init_default(MgPolicy *policy)
 	policy->klass = MG_CLASS_NONE;
 	policy->vendors = NULL;
 	policy->harden = TRUE;
+	policy->quiet_start = -1;
+	policy->quiet_end = -1;
 }
 
 void
@@ -152,6 +154,30 @@ mg_parse_vendor_list(const char *value)
 	return g_strv_builder_end(builder);
 }
 
+/* "HH:MM" into minutes since midnight. */
+static gboolean
+mg_parse_clock(const char *text, int *minutes)
+{
+	guint64 h, m;
+	g_auto(GStrv) parts = g_strsplit(text, ":", 3);
+
+	if (g_strv_length(parts) != 2 || strlen(parts[0]) != 2 || strlen(parts[1]) != 2 ||
+	    !g_ascii_string_to_unsigned(parts[0], 10, 0, 23, &h, NULL) ||
+	    !g_ascii_string_to_unsigned(parts[1], 10, 0, 59, &m, NULL))
+		return FALSE;
+	*minutes = (int)(h * 60 + m);
+	return TRUE;
+}
+
+/* "03:00-05:00": a non-empty span shorter than a day, which may wrap. */
+static gboolean
+mg_parse_quiet_hours(const char *text, int *start, int *end)
+{
+	g_auto(GStrv) parts = g_strsplit(text, "-", 3);
+	return g_strv_length(parts) == 2 && mg_parse_clock(parts[0], start) &&
+	       mg_parse_clock(parts[1], end) && *start != *end;
+}
+
 gboolean
 mg_policy_set(MgPolicy *policy, const char *name, const char *value, GError **error)
 {
@@ -210,8 +236,10 @@ mg_policy_set(MgPolicy *policy, const char *name, const char *value, GError **er
 			policy->klass = MG_CLASS_WIFI;
 		else if (g_strcmp0(value, "ethernet") == 0)
 			policy->klass = MG_CLASS_ETHERNET;
+		else if (g_strcmp0(value, "ap") == 0)
+			policy->klass = MG_CLASS_AP;
 		else
-			return mg_policy_fail(error, name, value, "auto, wifi or ethernet");
+			return mg_policy_fail(error, name, value, "auto, wifi, ethernet or ap");
 		return TRUE;
 	}
 	if (g_strcmp0(name, "vendors") == 0) {
@@ -236,12 +264,27 @@ mg_policy_set(MgPolicy *policy, const char *name, const char *value, GError **er
 			return mg_policy_fail(error, name, value, "yes or no");
 		return TRUE;
 	}
+	if (g_strcmp0(name, "quiet-hours") == 0) {
+		int start, end;
+		if (g_strcmp0(value, "none") == 0) {
+			policy->quiet_start = policy->quiet_end = -1;
+			return TRUE;
+		}
+		if (!mg_parse_quiet_hours(value, &start, &end))
+			return mg_policy_fail(error,
+					      name,
+					      value,
+					      "none, or a span of local time such as 03:00-05:00");
+		policy->quiet_start = start;
+		policy->quiet_end = end;
+		return TRUE;
+	}
 	g_set_error(
 	    error,
 	    MG_ERROR,
 	    MG_ERROR_POLICY,
 	    _("macguise.%s is not a macguise setting; the settings are mode, rotate, class, "
-	      "vendors and harden"),
+	      "vendors, harden and quiet-hours"),
 	    name);
 	return FALSE;
 }
@@ -313,5 +356,25 @@ mg_policy_get(const MgPolicy *policy, const char *name)
 		return policy->vendors == NULL ? g_strdup("any") : g_strjoinv(",", policy->vendors);
 	if (g_strcmp0(name, "harden") == 0)
 		return g_strdup(policy->harden ? "yes" : "no");
+	if (g_strcmp0(name, "quiet-hours") == 0) {
+		if (policy->quiet_start < 0)
+			return g_strdup("none");
+		return g_strdup_printf("%02d:%02d-%02d:%02d",
+				       policy->quiet_start / 60,
+				       policy->quiet_start % 60,
+				       policy->quiet_end / 60,
+				       policy->quiet_end % 60);
+	}
 	return NULL;
+}
+
+gboolean
+mg_policy_in_quiet_hours(const MgPolicy *policy, int minute)
+{
+	if (policy->quiet_start < 0 || minute < 0)
+		return FALSE;
+	if (policy->quiet_start < policy->quiet_end)
+		return minute >= policy->quiet_start && minute < policy->quiet_end;
+	/* Past midnight: 23:00-02:00. */
+	return minute >= policy->quiet_start || minute < policy->quiet_end;
 }

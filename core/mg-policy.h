@@ -35,6 +35,12 @@ typedef struct {
 	MgClass klass;   /* MG_CLASS_NONE: from the profile type ("auto") */
 	GStrv vendors;   /* NULL: any vendor */
 	gboolean harden; /* rotate IPv6/DHCP identifiers with the MAC */
+	/* For access points: the local time of day (minutes since midnight,
+	 * [start, end), wrapping past midnight) in which a due rotation may
+	 * restart the hotspot if no client is connected; -1: none, a due
+	 * rotation waits until the hotspot goes down. */
+	int quiet_start;
+	int quiet_end;
 } MgPolicy;
 
 void mg_policy_init_default(MgPolicy *policy);
@@ -42,7 +48,7 @@ void mg_policy_clear(MgPolicy *policy);
 void mg_policy_copy(MgPolicy *dest, const MgPolicy *src);
 
 /* Sets one setting by its name without the "macguise." prefix ("mode",
- * "rotate", "class", "vendors", "harden"). On error the policy is unchanged
+ * "rotate", "class", "vendors", "harden", "quiet-hours"). On error the policy is unchanged
  * and the error names the key, the value and what is allowed. */
 gboolean mg_policy_set(MgPolicy *policy, const char *name, const char *value, GError **error);
 /* The same for a profile's user-data key ("macguise.mode"). Keys outside
@@ -61,5 +67,8 @@ const char *const *mg_policy_names(void);
 gboolean
 mg_duration_parse(const char *text, gint64 min, gint64 max, gint64 *seconds, GError **error);
 char *mg_duration_format(gint64 seconds);
+
+/* Whether @minute (of the local day) falls in the policy's quiet hours. */
+gboolean mg_policy_in_quiet_hours(const MgPolicy *policy, int minute);
 
 G_END_DECLS

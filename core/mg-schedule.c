@@ -18,6 +18,7 @@ static const char *const mg_action_names[] = {
 	[MG_ACTION_KEEP] = "keep",
 	[MG_ACTION_ASSIGN_NOW] = "assign-now",
 	[MG_ACTION_ASSIGN_AT_DEACTIVATION] = "assign-at-deactivation",
+	[MG_ACTION_ASSIGN_AND_REACTIVATE] = "assign-and-reactivate",
 };
 
 gboolean
@@ -81,13 +82,13 @@ mg_keep(const char *reason, gint64 wake_at)
 	return d;
 }
 
-MgDecision
-mg_schedule_decide(const MgPolicy *policy,
-		   const MgScheduleState *state,
-		   gboolean active,
-		   const char *boot_id,
-		   gint64 now,
-		   MgEvent event)
+static MgDecision
+mg_schedule_decide_base(const MgPolicy *policy,
+			const MgScheduleState *state,
+			gboolean active,
+			const char *boot_id,
+			gint64 now,
+			MgEvent event)
 {
 	gint64 due;
 
@@ -130,4 +131,48 @@ mg_schedule_decide(const MgPolicy *policy,
 	default:
 		g_assert_not_reached();
 	}
+}
+
+/* A rotation waiting for a hotspot to go down may instead restart it in
+ * its quiet hours, but only with nobody connected: clients would lose the
+ * link for the restart (they find the same SSID again, with its new
+ * BSSID). Outside the hours, wake at their start; inside with clients,
+ * look again later. rotate=activation waits for the next activation by
+ * design and is left alone. */
+static MgDecision
+mg_schedule_quiet_hours(const MgPolicy *policy,
+			const MgScheduleState *state,
+			gint64 now,
+			MgDecision d)
+{
+	int until_start;
+
+	if (d.action != MG_ACTION_ASSIGN_AT_DEACTIVATION || policy->quiet_start < 0 ||
+	    state->local_minute < 0 || g_strcmp0(d.reason, "activation") == 0)
+		return d;
+	if (mg_policy_in_quiet_hours(policy, state->local_minute)) {
+		if (state->idle) {
+			d.action = MG_ACTION_ASSIGN_AND_REACTIVATE;
+			d.reason = "quiet-hours";
+		} else {
+			d.reason = "clients-connected";
+			d.wake_at = now + MG_SCHEDULE_QUIET_RECHECK;
+		}
+		return d;
+	}
+	until_start = (policy->quiet_start - state->local_minute + 24 * 60) % (24 * 60);
+	d.wake_at = now + (gint64)until_start * 60;
+	return d;
+}
+
+MgDecision
+mg_schedule_decide(const MgPolicy *policy,
+		   const MgScheduleState *state,
+		   gboolean active,
+		   const char *boot_id,
+		   gint64 now,
+		   MgEvent event)
+{
+	MgDecision d = mg_schedule_decide_base(policy, state, active, boot_id, now, event);
+	return mg_schedule_quiet_hours(policy, state, now, d);
 }

@@ -21,6 +21,7 @@ typedef enum {
 	MG_ACTION_KEEP,
 	MG_ACTION_ASSIGN_NOW,             /* write a new address into the profile */
 	MG_ACTION_ASSIGN_AT_DEACTIVATION, /* it is active: wait until it goes down */
+	MG_ACTION_ASSIGN_AND_REACTIVATE,  /* an idle hotspot in its quiet hours: restart it now */
 } MgAction;
 
 /* The part of a profile's state the schedule reads. Times are wall-clock
@@ -32,6 +33,11 @@ typedef struct {
 	gboolean used;       /* activated since the address was assigned */
 	gboolean pending;    /* a rotation waits for the next deactivation */
 	const char *boot_id; /* the boot the address was assigned in */
+	/* For policies with quiet hours: the minute of the local day now
+	 * (-1: unknown), and whether the link has no client at all (an
+	 * access point with no associated station; FALSE when unknown). */
+	int local_minute;
+	gboolean idle;
 } MgScheduleState;
 
 typedef struct {
@@ -43,6 +49,8 @@ typedef struct {
 /* A wall clock more than this far behind the recorded assignment time is
  * treated as wrong, so the rotation happens rather than waiting years. */
 #define MG_SCHEDULE_CLOCK_SLACK 3600
+/* In quiet hours with clients still connected: look again this much later. */
+#define MG_SCHEDULE_QUIET_RECHECK 600
 
 MgDecision mg_schedule_decide(const MgPolicy *policy,
 			      const MgScheduleState *state,

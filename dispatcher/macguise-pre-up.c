@@ -1,224 +1,79 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* macguise-pre-up: NetworkManager's dispatcher runs this when a link is up
- * with its new address, before the connection counts as activated, and
- * waits for it. For a profile macguised manages, it checks for a bounded
- * window that no other station on the link uses the address and reports
- * the verdict to macguised, which re-assigns on a conflict. It never fails
- * the activation (NetworkManager ignores the exit status anyway) and never
- * logs an address at the default level. */
-#define G_LOG_DOMAIN "macguise-pre-up"
-
+/* macguise-pre-up: the front of the pre-up hook. NetworkManager's
+ * dispatcher runs it for every event of every profile once pre-up.d holds
+ * a script, and waits for pre-up; most of those need nothing. This part
+ * links nothing but libc, so that it costs what a shell script would: it
+ * leaves at once for other events and for the profiles macguised's
+ * link-check index lists, and hands everything else, argv and environment
+ * unchanged, to macguise-link-check, which asks macguised and checks the
+ * link. It never fails the activation. */
 #include "config.h"
 
-#include <gio/gio.h>
-#include <glib/gi18n.h>
-#include <locale.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <unistd.h> /* environ, with _GNU_SOURCE */
+#include <sys/stat.h>
+#include <unistd.h>
 
-#include "mg-hook-env.h"
-#include "mg-link-check.h"
-#include "mg-link.h"
-#include "mg-probe.h"
-#include "mg-verdict.h"
+#include "mg-skip-index.h"
 
-/* Each D-Bus call may take this long: macguised answers from memory, so
- * a slower answer means it is stuck, and activation must not wait on it. */
-#define MG_HOOK_CALL_TIMEOUT_MS 250
+/* An index of thousands of profiles fits; anything larger is not ours. */
+#define MG_INDEX_MAX_BYTES (1024 * 1024)
 
-typedef struct {
-	GDBusConnection *bus;
-	const MgHookRequest *request;
-	char *address;
-	gint64 started;
-} MgHook;
-
-static void
-mg_hook_report(MgHook *hook, MgVerdict verdict, const char *evidence)
+/* Whether the index says there is nothing to check for @uuid. Only a
+ * root-owned regular file nobody else may write is believed. */
+static int
+mg_index_skips(const char *uuid)
 {
-	g_autofree char *clean = mg_evidence_sanitize(evidence);
-	guint elapsed_ms = (guint)((g_get_monotonic_time() - hook->started) / 1000);
-	g_autoptr(GError) error = NULL;
-	g_autoptr(GVariant) ret = NULL;
-	const char *outcome = "";
+	static char data[MG_INDEX_MAX_BYTES];
+	struct stat st;
+	size_t got = 0;
+	int fd = open(MG_LINK_CHECK_INDEX, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 
-	ret = g_dbus_connection_call_sync(hook->bus,
-					  MG_DBUS_NAME,
-					  MG_DBUS_PATH,
-					  MG_DBUS_INTERFACE,
-					  "ReportVerdict",
-					  g_variant_new("(sssssu)",
-							hook->request->uuid,
-							hook->request->iface,
-							hook->address,
-							mg_verdict_to_string(verdict),
-							clean,
-							elapsed_ms),
-					  G_VARIANT_TYPE("(s)"),
-					  G_DBUS_CALL_FLAGS_NO_AUTO_START,
-					  MG_HOOK_CALL_TIMEOUT_MS,
-					  NULL,
-					  &error);
-	if (ret == NULL) {
-		g_warning(_("%s: cannot tell macguised the verdict (%s): %s"),
-			  hook->request->iface,
-			  mg_verdict_to_string(verdict),
-			  error->message);
-		return;
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != 0 ||
+	    (st.st_mode & (S_IWGRP | S_IWOTH)) != 0 || st.st_size <= 0 ||
+	    st.st_size > MG_INDEX_MAX_BYTES) {
+		close(fd);
+		return 0;
 	}
-	g_variant_get(ret, "(&s)", &outcome);
-	g_message(_("%s: link check %s after %u ms (%s); macguised: %s"),
-		  hook->request->iface,
-		  mg_verdict_to_string(verdict),
-		  elapsed_ms,
-		  clean,
-		  outcome);
-}
-
-/* Asks macguised whether it manages the profile, and with which address,
- * window and probes. FALSE: nothing to do. */
-static gboolean
-mg_hook_ask(MgHook *hook, guint *window_ms, MgProbeKinds *kinds)
-{
-	g_autoptr(GError) error = NULL;
-	g_autoptr(GVariant) ret = NULL;
-	gboolean managed = FALSE;
-	const char *probes = NULL;
-
-	ret = g_dbus_connection_call_sync(hook->bus,
-					  MG_DBUS_NAME,
-					  MG_DBUS_PATH,
-					  MG_DBUS_INTERFACE,
-					  "GetLinkCheck",
-					  g_variant_new("(s)", hook->request->uuid),
-					  G_VARIANT_TYPE("(bsus)"),
-					  G_DBUS_CALL_FLAGS_NO_AUTO_START,
-					  MG_HOOK_CALL_TIMEOUT_MS,
-					  NULL,
-					  &error);
-	if (ret == NULL) {
-		if (g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_SERVICE_UNKNOWN) ||
-		    g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_NAME_HAS_NO_OWNER))
-			g_message(_("%s: macguised is not running; the link is not checked"),
-				  hook->request->iface);
-		else
-			g_warning(_("%s: cannot ask macguised about the profile: %s"),
-				  hook->request->iface,
-				  error->message);
-		return FALSE;
+	while (got < (size_t)st.st_size) {
+		ssize_t n = read(fd, data + got, (size_t)st.st_size - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
 	}
-	g_variant_get(ret, "(b&su&s)", &managed, &hook->address, window_ms, &probes);
-	hook->address = g_strdup(hook->address);
-	if (!managed)
-		return FALSE;
-	if (!mg_probe_kinds_parse(probes, kinds, &error)) {
-		g_warning("%s: macguised: %s", hook->request->iface, error->message);
-		return FALSE;
-	}
-	return TRUE;
-}
-
-static void
-mg_hook_check(MgHook *hook, guint window_ms, MgProbeKinds kinds)
-{
-	const MgHookRequest *req = hook->request;
-	g_autoptr(GError) error = NULL;
-	g_autofree char *evidence = NULL;
-	MgProbeTarget target;
-	MgProbeTally tally = { 0 };
-	MgLinkInfo before, after;
-	MgVerdict verdict;
-	MgMac expected;
-
-	if (window_ms == 0 || kinds == 0) {
-		mg_hook_report(
-		    hook, MG_VERDICT_UNCHECKED, _("the link check is off in macguise.conf"));
-		return;
-	}
-	if (!mg_mac_parse(hook->address, &expected, &error)) {
-		mg_hook_report(hook, MG_VERDICT_UNCHECKED, error->message);
-		return;
-	}
-	if (!mg_link_read(req->iface, &before, &error)) {
-		mg_hook_report(hook, MG_VERDICT_UNCHECKED, error->message);
-		return;
-	}
-	if (!mg_mac_equal(&before.mac, &expected)) {
-		mg_hook_report(hook,
-			       MG_VERDICT_UNCHECKED,
-			       _("the link does not use the profile's address"));
-		return;
-	}
-	mg_probe_target_init(&target, &expected);
-	for (guint i = 0; i < req->n_ipv4; i++)
-		mg_probe_target_add_ipv4(&target, req->ipv4[i]);
-	for (guint i = 0; i < before.n_ipv4; i++)
-		mg_probe_target_add_ipv4(&target, before.ipv4[i]);
-	g_debug("%s: checking %s, %u IPv4 address(es), for %u ms",
-		req->iface,
-		hook->address,
-		target.n_ipv4,
-		window_ms);
-	if (!mg_link_check_run(before.ifindex, &target, kinds, window_ms, &tally, &error)) {
-		mg_hook_report(hook, MG_VERDICT_UNCHECKED, error->message);
-		return;
-	}
-	/* The kernel's own duplicate address detection, as far as it got. */
-	if (mg_link_read(req->iface, &after, NULL)) {
-		tally.kernel_dad_failed = before.dad_failed_eui64 || after.dad_failed_eui64;
-		tally.kernel_dad_failed_other = before.dad_failed_other || after.dad_failed_other;
-	}
-	verdict = mg_probe_tally_verdict(&tally, kinds, target.n_ipv4, window_ms, &evidence);
-	mg_hook_report(hook, verdict, evidence);
+	close(fd);
+	return got == (size_t)st.st_size &&
+	       mg_skip_index_lookup(data, got, uuid) == MG_SKIP_INDEX_SKIP;
 }
 
 int
 main(int argc, char **argv)
 {
-	MgHookRequest request;
-	MgHook hook = { .started = g_get_monotonic_time(), .request = &request };
-	g_autoptr(GError) error = NULL;
-	guint window_ms = 0;
-	MgProbeKinds kinds = 0;
+	const char *action = getenv("NM_DISPATCHER_ACTION");
+	const char *uuid = getenv("CONNECTION_UUID");
 
-	setlocale(LC_ALL, "");
-	bindtextdomain(GETTEXT_PACKAGE, LOCALEDIR);
-	bind_textdomain_codeset(GETTEXT_PACKAGE, "UTF-8");
-	textdomain(GETTEXT_PACKAGE);
-
-	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-		g_print(_("Usage: %s IFACE ACTION\n"
-			  "NetworkManager's dispatcher runs this pre-up hook; it is not meant to "
-			  "be run by hand.\nFor a profile macguised manages, it checks that no other "
-			  "station on IFACE uses the profile's address and tells macguised.\n"),
-			argv[0]);
+	(void)argc;
+	if (action == NULL && argc > 2)
+		action = argv[2];
+	/* --help, --version and the like: the full program answers. */
+	if (argc > 1 && argv[1][0] == '-')
+		action = "pre-up";
+	if (action == NULL || strcmp(action, "pre-up") != 0)
 		return 0;
+	if (argc <= 1 || argv[1][0] != '-') {
+		if (uuid != NULL && mg_index_skips(uuid))
+			return 0;
 	}
-	if (argc > 1 && strcmp(argv[1], "--version") == 0) {
-		g_print("macguise-pre-up %s\n", PACKAGE_VERSION);
-		return 0;
-	}
-	if (!mg_hook_request_parse(
-		&request, argc, (const char *const *)argv, (const char *const *)environ, &error)) {
-		g_warning(_("ignoring this event: %s"), error->message);
-		mg_hook_request_clear(&request);
-		return 0;
-	}
-	/* The fast path: anything but a device's pre-up with a profile. */
-	if (!mg_hook_request_wants_check(&request) || request.uuid == NULL) {
-		mg_hook_request_clear(&request);
-		return 0;
-	}
-	hook.bus = g_bus_get_sync(G_BUS_TYPE_SYSTEM, NULL, &error);
-	if (hook.bus == NULL) {
-		g_message(_("%s: no system bus (%s); the link is not checked"),
-			  request.iface,
-			  error->message);
-	} else if (mg_hook_ask(&hook, &window_ms, &kinds)) {
-		mg_hook_check(&hook, window_ms, kinds);
-	}
-	g_clear_object(&hook.bus);
-	g_free(hook.address);
-	mg_hook_request_clear(&request);
+	execv(MG_LINK_CHECK_PATH, argv);
+	/* Installed without its other half: say so, and stay out of the way. */
+	fprintf(
+	    stderr, "macguise-pre-up: cannot run %s: %s\n", MG_LINK_CHECK_PATH, strerror(errno));
 	return 0;
 }

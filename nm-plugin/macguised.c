@@ -13,6 +13,7 @@
 #include "mg-config.h"
 #include "mg-dbus-api.h"
 #include "mg-service.h"
+#include "mg-skip-list.h"
 #include "mg-state.h"
 
 static gboolean
@@ -68,6 +69,7 @@ main(int argc, char **argv)
 	g_autoptr(MgService) service = NULL;
 	g_autofree char *state_dir = NULL;
 	g_autofree char *config_path = NULL;
+	g_autofree char *runtime_dir = NULL;
 	guint owner;
 
 	setlocale(LC_ALL, "");
@@ -81,7 +83,8 @@ main(int argc, char **argv)
 	    _("Keep a plausible, rotating MAC address in every managed NetworkManager profile.\n"
 	      "State: $STATE_DIRECTORY or /var/lib/macguise. "
 	      "Configuration: $CONFIGURATION_DIRECTORY/macguise.conf or "
-	      "/etc/macguise/macguise.conf."));
+	      "/etc/macguise/macguise.conf. "
+	      "Link-check index: $RUNTIME_DIRECTORY or /run/macguise."));
 	g_option_context_add_main_entries(ctx, entries, GETTEXT_PACKAGE);
 	if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
 		g_printerr("macguised: %s\n", error->message);
@@ -110,7 +113,8 @@ main(int argc, char **argv)
 		g_message("boot step: %u profile(s) given a new address", rewritten);
 		return 0;
 	}
-	service = mg_service_new(state_dir, config_path, &error);
+	runtime_dir = mg_runtime_default_dir();
+	service = mg_service_new(state_dir, config_path, runtime_dir, &error);
 	if (service == NULL) {
 		g_printerr("macguised: %s\n", error->message);
 		return 1;

@@ -117,7 +117,7 @@ mg_boot_profile(MgBoot *b, const char *dir, const char *path)
 		return FALSE;
 	}
 	mg_mac_format(&mac, text);
-	if (klass == MG_CLASS_WIFI)
+	if ((klass & MG_CLASS_WIRELESS) != 0)
 		g_key_file_set_string(
 		    kf, mg_boot_group(kf, "802-11-wireless", "wifi"), "cloned-mac-address", text);
 	else

@@ -20,15 +20,21 @@ mg_profile_class(NMConnection *connection)
 	const char *type = nm_connection_get_connection_type(connection);
 	if (g_strcmp0(type, NM_SETTING_WIRED_SETTING_NAME) == 0)
 		return MG_CLASS_ETHERNET;
-	if (g_strcmp0(type, NM_SETTING_WIRELESS_SETTING_NAME) == 0)
+	if (g_strcmp0(type, NM_SETTING_WIRELESS_SETTING_NAME) == 0) {
+		/* A hotspot's address is its BSSID: a router's, not a laptop's. */
+		NMSettingWireless *s = nm_connection_get_setting_wireless(connection);
+		if (s != NULL &&
+		    g_strcmp0(nm_setting_wireless_get_mode(s), NM_SETTING_WIRELESS_MODE_AP) == 0)
+			return MG_CLASS_AP;
 		return MG_CLASS_WIFI;
+	}
 	return MG_CLASS_NONE;
 }
 
 const char *
 mg_profile_cloned_mac(NMConnection *connection, MgClass klass)
 {
-	if (klass == MG_CLASS_WIFI) {
+	if ((klass & MG_CLASS_WIRELESS) != 0) {
 		NMSettingWireless *s = nm_connection_get_setting_wireless(connection);
 		return s != NULL ? nm_setting_wireless_get_cloned_mac_address(s) : NULL;
 	} else {
@@ -84,6 +90,14 @@ mg_profile_policy_full(const MgConfig *config,
 		    connection,
 		    _("macguise.vendors names a vendor not in the catalogue; using any"));
 		g_clear_pointer(&policy->vendors, g_strfreev);
+	}
+	if (policy->quiet_start >= 0 && klass != MG_CLASS_AP) {
+		/* A client's users cannot be counted: never restart it unasked. */
+		mg_profile_problem(
+		    problems,
+		    connection,
+		    _("macguise.quiet-hours is for access-point profiles only; ignored"));
+		policy->quiet_start = policy->quiet_end = -1;
 	}
 }
 
@@ -247,6 +261,7 @@ void
 mg_profile_schedule_state(const MgProfileState *p, MgScheduleState *st)
 {
 	memset(st, 0, sizeof(*st));
+	st->local_minute = -1;
 	if (p == NULL)
 		return;
 	st->has_address = p->has_address;

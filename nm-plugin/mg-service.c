@@ -6,7 +6,10 @@
 #include "mg-service.h"
 
 #include <NetworkManager.h>
+#include <errno.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <net/if.h>
 #include <sodium.h>
 #include <string.h>
 
@@ -18,6 +21,8 @@
 #include "mg-neighbours.h"
 #include "mg-profile.h"
 #include "mg-schedule.h"
+#include "mg-stations.h"
+#include "mg-skip-list.h"
 #include "mg-state.h"
 
 struct _MgService {
@@ -26,15 +31,31 @@ struct _MgService {
 	NMClient *client;
 	GHashTable *active;     /* UUIDs of profiles with an active connection */
 	GHashTable *in_flight;  /* UUIDs whose profile write has not returned */
+	GQueue deferred;        /* UUIDs due a write while MG_SERVICE_MAX_WRITES were under way */
+	GHashTable *deferred_set;
 	GHashTable *wake_at;    /* UUID -> next instant worth waking for */
 	GHashTable *reactivate; /* UUID -> interface ("": any) to bring it up on once written */
 	guint timer_id;
+	guint publish_id; /* the link-check index is to be rewritten */
+	gboolean publish_failed;
 	char *config_path;
+	char *runtime_dir;
 };
 
 G_DEFINE_TYPE(MgService, mg_service, G_TYPE_OBJECT)
 
+/* Profile writes under way at once. The system bus refuses a client more
+ * than max_replies_per_connection (128 on Debian) pending calls, and a
+ * refused write would stall its profile; a few at a time keep
+ * NetworkManager as busy as more would. */
+#define MG_SERVICE_MAX_WRITES 16
+
 static void mg_service_evaluate_all(MgService *self, MgEvent event);
+static void mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event);
+static void mg_service_rearm(MgService *self);
+static void mg_service_schedule_publish(MgService *self);
+static gboolean
+mg_service_manages(MgService *self, NMConnection *c, const MgProfileState *p);
 static void mg_service_reactivate_done(GObject *source, GAsyncResult *result, gpointer user_data);
 
 static void
@@ -43,13 +64,22 @@ mg_service_finalize(GObject *object)
 	MgService *self = MG_SERVICE(object);
 
 	g_clear_handle_id(&self->timer_id, g_source_remove);
+	g_clear_handle_id(&self->publish_id, g_source_remove);
+	if (self->runtime_dir != NULL) {
+		/* A stale index would outlive us: the hook then asks over D-Bus. */
+		g_autofree char *index = g_build_filename(self->runtime_dir, MG_SKIP_LIST_FILE, NULL);
+		(void)g_unlink(index);
+	}
 	g_clear_object(&self->client);
 	g_clear_pointer(&self->active, g_hash_table_unref);
 	g_clear_pointer(&self->in_flight, g_hash_table_unref);
+	g_queue_clear_full(&self->deferred, g_free);
+	g_clear_pointer(&self->deferred_set, g_hash_table_unref);
 	g_clear_pointer(&self->wake_at, g_hash_table_unref);
 	mg_runtime_clear(&self->rt);
 	g_clear_pointer(&self->reactivate, g_hash_table_unref);
 	g_free(self->config_path);
+	g_free(self->runtime_dir);
 	G_OBJECT_CLASS(mg_service_parent_class)->finalize(object);
 }
 
@@ -64,6 +94,8 @@ mg_service_init(MgService *self)
 {
 	self->active = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	self->in_flight = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	g_queue_init(&self->deferred);
+	self->deferred_set = g_hash_table_new(g_str_hash, g_str_equal);
 	self->wake_at = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	self->reactivate = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 }
@@ -71,7 +103,58 @@ mg_service_init(MgService *self)
 static gboolean
 mg_service_save(MgService *self)
 {
+	mg_service_schedule_publish(self);
 	return mg_runtime_save(&self->rt);
+}
+
+/* The link-check index: the profiles the pre-up hook has nothing to check
+ * for, so that it leaves without a D-Bus round trip (see mg-skip-list.h). */
+static gboolean
+mg_service_publish(gpointer user_data)
+{
+	MgService *self = user_data;
+	const MgConfig *config = &self->rt.config;
+	gboolean all = config->probe_window_ms == 0 || config->probes == 0;
+	g_autoptr(GPtrArray) skip = g_ptr_array_new();
+	g_autoptr(GError) error = NULL;
+	g_autofree char *path = g_build_filename(self->runtime_dir, MG_SKIP_LIST_FILE, NULL);
+	g_autofree char *data = NULL;
+	gsize len = 0;
+
+	self->publish_id = 0;
+	if (!all && self->client != NULL && nm_client_get_nm_running(self->client)) {
+		const GPtrArray *connections = nm_client_get_connections(self->client);
+		for (guint i = 0; connections != NULL && i < connections->len; i++) {
+			NMConnection *c = g_ptr_array_index(connections, i);
+			const char *uuid = nm_connection_get_uuid(c);
+			if (uuid != NULL &&
+			    !mg_service_manages(self, c, mg_state_get_profile(self->rt.state, uuid)))
+				g_ptr_array_add(skip, (gpointer)uuid);
+		}
+	}
+	data = mg_skip_list_to_data(skip, all, &len);
+	if (g_mkdir_with_parents(self->runtime_dir, 0700) != 0 ||
+	    !g_file_set_contents_full(
+		path, data, (gssize)len, G_FILE_SET_CONTENTS_CONSISTENT, 0600, &error)) {
+		/* The hook then asks over D-Bus: slower, still right. */
+		if (!self->publish_failed)
+			g_warning("cannot write the link-check index %s: %s",
+				  path,
+				  error != NULL ? error->message : g_strerror(errno));
+		self->publish_failed = TRUE;
+		return G_SOURCE_REMOVE;
+	}
+	self->publish_failed = FALSE;
+	return G_SOURCE_REMOVE;
+}
+
+/* Once events settle: a burst of changes costs one rewrite. */
+static void
+mg_service_schedule_publish(MgService *self)
+{
+	if (self->publish_id == 0 && self->runtime_dir != NULL)
+		self->publish_id =
+		    g_idle_add_full(G_PRIORITY_LOW, mg_service_publish, self, NULL);
 }
 
 /* The addresses local interfaces use or were made with, and those of the
@@ -132,7 +215,7 @@ mg_service_hardware_mac(MgService *self, NMConnection *connection, MgClass klass
 
 	for (guint i = 0; iface == NULL && devices != NULL && i < devices->len; i++) {
 		NMDevice *d = g_ptr_array_index(devices, i);
-		gboolean kind = klass == MG_CLASS_WIFI ? NM_IS_DEVICE_WIFI(d) : NM_IS_DEVICE_ETHERNET(d);
+		gboolean kind = (klass & MG_CLASS_WIRELESS) != 0 ? NM_IS_DEVICE_WIFI(d) : NM_IS_DEVICE_ETHERNET(d);
 		if (kind && device != NULL) {
 			device = NULL; /* more than one: which one is not known */
 			break;
@@ -219,9 +302,20 @@ mg_service_assign_done(GObject *source, GAsyncResult *result, gpointer user_data
 							    NULL);
 		g_hash_table_remove(self->reactivate, a->uuid);
 	}
+	/* Anything that happened to it while the write was under way; then
+	 * the writes that waited for a free slot, oldest first. */
+	mg_service_evaluate(self, NM_REMOTE_CONNECTION(source), MG_EVENT_TIMER);
+	while (g_hash_table_size(self->in_flight) < MG_SERVICE_MAX_WRITES &&
+	       !g_queue_is_empty(&self->deferred)) {
+		g_autofree char *uuid = g_queue_pop_head(&self->deferred);
+		NMRemoteConnection *rc;
+		g_hash_table_remove(self->deferred_set, uuid);
+		rc = nm_client_get_connection_by_uuid(self->client, uuid);
+		if (rc != NULL)
+			mg_service_evaluate(self, rc, MG_EVENT_TIMER);
+	}
+	mg_service_rearm(self);
 	mg_assignment_free(a);
-	/* Anything that happened while the write was under way. */
-	mg_service_evaluate_all(self, MG_EVENT_TIMER);
 }
 
 /* Draws an address and starts writing it into the profile; FALSE if there
@@ -257,7 +351,7 @@ mg_service_assign(MgService *self,
 		return FALSE;
 	}
 	mg_mac_format(&mac, text);
-	if (klass == MG_CLASS_WIFI) {
+	if ((klass & MG_CLASS_WIRELESS) != 0) {
 		NMSettingWireless *s = nm_connection_get_setting_wireless(copy);
 		g_object_set(s, NM_SETTING_WIRELESS_CLONED_MAC_ADDRESS, text, NULL);
 	} else {
@@ -336,6 +430,45 @@ mg_service_adopt_unrecorded(MgService *self,
 	return TRUE;
 }
 
+/* The interface the profile is active on, or NULL. */
+static const char *
+mg_service_active_iface(MgService *self, const char *uuid)
+{
+	const GPtrArray *acs = nm_client_get_active_connections(self->client);
+	for (guint i = 0; acs != NULL && i < acs->len; i++) {
+		NMActiveConnection *ac = g_ptr_array_index(acs, i);
+		const GPtrArray *devices = nm_active_connection_get_devices(ac);
+		if (g_strcmp0(nm_active_connection_get_uuid(ac), uuid) == 0 && devices != NULL &&
+		    devices->len > 0)
+			return nm_device_get_iface(g_ptr_array_index(devices, 0));
+	}
+	return NULL;
+}
+
+/* What quiet hours need to know about an active hotspot: the local time
+ * of day and whether any client is associated. Not knowing means busy. */
+static void
+mg_service_quiet_hours_state(MgService *self, const char *uuid, MgScheduleState *st)
+{
+	g_autoptr(GDateTime) local = g_date_time_new_now_local();
+	g_autoptr(GError) error = NULL;
+	const char *iface = mg_service_active_iface(self, uuid);
+	unsigned int ifindex = iface != NULL ? if_nametoindex(iface) : 0;
+	guint stations = 0;
+
+	st->local_minute = g_date_time_get_hour(local) * 60 + g_date_time_get_minute(local);
+	st->idle = FALSE;
+	if (ifindex == 0)
+		return;
+	if (!mg_stations_count((int)ifindex, &stations, &error)) {
+		g_debug("%s: cannot count its clients (%s); taking it as busy",
+			iface,
+			error->message);
+		return;
+	}
+	st->idle = stations == 0;
+}
+
 static void
 mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 {
@@ -351,6 +484,7 @@ mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 
 	if (klass == MG_CLASS_NONE || uuid == NULL || g_hash_table_contains(self->in_flight, uuid))
 		return;
+	mg_service_schedule_publish(self);
 	mg_profile_policy(&self->rt.config, self->rt.catalogue, connection, klass, &policy);
 	p = mg_state_get_profile(self->rt.state, uuid);
 	if (p != NULL && p->user_owned) {
@@ -389,6 +523,8 @@ mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 		mg_service_save(self);
 	}
 	mg_profile_schedule_state(p, &st);
+	if (active && klass == MG_CLASS_AP && policy.quiet_start >= 0)
+		mg_service_quiet_hours_state(self, uuid, &st);
 	d = mg_schedule_decide(&policy, &st, active, self->rt.boot_id, now, event);
 	g_debug("profile '%s': %s (%s)",
 		nm_connection_get_id(connection),
@@ -397,16 +533,41 @@ mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 	switch (d.action) {
 	case MG_ACTION_ASSIGN_NOW:
 		g_hash_table_remove(self->wake_at, uuid);
-		mg_service_assign(self, rc, klass, &policy, FALSE);
+		if (g_hash_table_size(self->in_flight) < MG_SERVICE_MAX_WRITES) {
+			mg_service_assign(self, rc, klass, &policy, FALSE);
+		} else if (!g_hash_table_contains(self->deferred_set, uuid)) {
+			/* A write's completion takes it up. */
+			char *key = g_strdup(uuid);
+			g_queue_push_tail(&self->deferred, key);
+			g_hash_table_add(self->deferred_set, key);
+		}
 		break;
 	case MG_ACTION_ASSIGN_AT_DEACTIVATION:
-		g_hash_table_remove(self->wake_at, uuid);
+		/* Quiet hours may want a look before the hotspot goes down. */
+		if (d.wake_at != 0)
+			g_hash_table_replace(self->wake_at,
+					     g_strdup(uuid),
+					     g_memdup2(&d.wake_at, sizeof(d.wake_at)));
+		else
+			g_hash_table_remove(self->wake_at, uuid);
 		p = mg_state_ensure_profile(self->rt.state, uuid);
 		if (!p->pending) {
 			p->pending = TRUE;
 			mg_service_save(self);
 		}
 		break;
+	case MG_ACTION_ASSIGN_AND_REACTIVATE: {
+		const char *iface = mg_service_active_iface(self, uuid);
+		g_hash_table_remove(self->wake_at, uuid);
+		if (mg_service_assign(self, rc, klass, &policy, FALSE)) {
+			g_message("profile '%s': no client connected in its quiet hours; "
+				  "restarting the hotspot with its new address",
+				  nm_connection_get_id(connection));
+			g_hash_table_replace(
+			    self->reactivate, g_strdup(uuid), g_strdup(iface != NULL ? iface : ""));
+		}
+		break;
+	}
 	case MG_ACTION_KEEP:
 		if (d.wake_at != 0)
 			g_hash_table_replace(self->wake_at,
@@ -534,6 +695,7 @@ mg_service_connection_removed(NMClient *client, NMRemoteConnection *rc, gpointer
 		mg_service_save(self);
 	if (uuid != NULL)
 		g_hash_table_remove(self->wake_at, uuid);
+	mg_service_schedule_publish(self);
 }
 
 /* NetworkManager (re)appeared: catch up with everything. */
@@ -599,13 +761,17 @@ mg_service_start(MgService *self)
 }
 
 MgService *
-mg_service_new(const char *state_dir, const char *config_path, GError **error)
+mg_service_new(const char *state_dir,
+	       const char *config_path,
+	       const char *runtime_dir,
+	       GError **error)
 {
 	g_autoptr(MgService) self = g_object_new(MG_TYPE_SERVICE, NULL);
 
 	if (!mg_runtime_init(&self->rt, state_dir, config_path, error))
 		return NULL;
 	self->config_path = g_strdup(config_path);
+	self->runtime_dir = g_strdup(runtime_dir);
 	return g_steal_pointer(&self);
 }
 
@@ -742,12 +908,17 @@ mg_service_rotate_one(MgService *self, NMRemoteConnection *rc, gboolean now)
 		mg_policy_clear(&policy);
 		return FALSE;
 	}
-	if (active && !now) {
+	if (active && now) {
+		if (mg_service_assign(self, rc, klass, &policy, FALSE))
+			g_hash_table_replace(self->reactivate, g_strdup(uuid), g_strdup(""));
+	} else {
+		/* Down: the schedule assigns it at once, within the bound on
+		 * writes under way; up: when it goes down. */
 		p = mg_state_ensure_profile(self->rt.state, uuid);
 		p->pending = TRUE;
 		mg_service_save(self);
-	} else if (mg_service_assign(self, rc, klass, &policy, FALSE) && active) {
-		g_hash_table_replace(self->reactivate, g_strdup(uuid), g_strdup(""));
+		if (!active)
+			mg_service_evaluate(self, rc, MG_EVENT_SEEN);
 	}
 	mg_policy_clear(&policy);
 	return TRUE;
@@ -788,6 +959,7 @@ mg_service_reload(MgService *self, GError **error)
 	}
 	mg_config_clear(&self->rt.config);
 	self->rt.config = fresh;
+	mg_service_schedule_publish(self);
 	if (self->client != NULL && nm_client_get_nm_running(self->client))
 		mg_service_evaluate_all(self, MG_EVENT_SEEN);
 	return TRUE;

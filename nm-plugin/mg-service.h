@@ -9,9 +9,14 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE(MgService, mg_service, MG, SERVICE, GObject)
 
 /* Follows NetworkManager's Ethernet and Wi-Fi profiles and keeps a
- * macguise address in each managed one. @state_dir and @config_path as
- * mg_state_default_dir() and mg_config_default_path() give them. */
-MgService *mg_service_new(const char *state_dir, const char *config_path, GError **error);
+ * macguise address in each managed one. @state_dir, @config_path and
+ * @runtime_dir (where the link-check index goes; NULL: none) as
+ * mg_state_default_dir(), mg_config_default_path() and
+ * mg_runtime_default_dir() give them. */
+MgService *mg_service_new(const char *state_dir,
+			  const char *config_path,
+			  const char *runtime_dir,
+			  GError **error);
 /* Connects to NetworkManager (waiting for it if it is not there yet) and
  * starts following profiles. */
 void mg_service_start(MgService *self);

@@ -14,6 +14,7 @@ clean_input(void)
 		.id = "Home Wi-Fi",
 		.klass = MG_CLASS_WIFI,
 		.mode = MG_MODE_PLAUSIBLE,
+		.rotate = MG_ROTATE_INTERVAL,
 		.harden = TRUE,
 		.ipv4_method = "auto",
 		.ipv6_method = "auto",
@@ -152,10 +153,90 @@ test_audit_fix_commands(void)
 	g_assert_cmpstr(scan->id, ==, "wifi-scan-permanent");
 }
 
+static const MgFinding *
+find(GPtrArray *found, const char *id)
+{
+	for (guint i = 0; i < found->len; i++) {
+		const MgFinding *f = g_ptr_array_index(found, i);
+		if (g_str_equal(f->id, id))
+			return f;
+	}
+	g_error("no finding %s", id);
+}
+
+/* A hotspot: a fixed BSSID, an SSID location services map, an open one. */
+static void
+test_audit_hotspot(void)
+{
+	MgAuditInput in = clean_input();
+	g_autoptr(GPtrArray) found = NULL;
+	const MgFinding *f;
+
+	in.id = "FreedomBox";
+	in.klass = MG_CLASS_AP;
+	in.ipv4_method = "shared";
+	in.ipv6_method = "ignore";
+	in.ssid = "FreedomBox_nomap";
+	expect(&in, "");
+	/* The same checks do not apply to a client profile. */
+	in.klass = MG_CLASS_WIFI;
+	in.ssid = "Home";
+	in.open = TRUE;
+	in.rotate = MG_ROTATE_NEVER;
+	expect(&in, "");
+
+	in.klass = MG_CLASS_AP;
+	found = mg_audit_profile(&in);
+	g_assert_cmpuint(found->len, ==, 3);
+	f = find(found, "ap-bssid-fixed");
+	g_assert_false(f->advice);
+	g_assert_cmpstr(f->fix, ==, "macguise policy 'FreedomBox' rotate=daily");
+	/* Renaming and choosing a password are the user's to decide. */
+	f = find(found, "ap-ssid-mapped");
+	g_assert_true(f->advice);
+	g_assert_cmpstr(f->value, ==, "Home_nomap");
+	g_assert_cmpstr(f->fix, ==, "nmcli connection modify 'FreedomBox' 802-11-wireless.ssid 'Home_nomap'");
+	f = find(found, "ap-open");
+	g_assert_true(f->advice);
+	g_assert_cmpint(f->severity, ==, MG_SEVERITY_HIGH);
+	g_clear_pointer(&found, g_ptr_array_unref);
+
+	/* A rotating hotspot that is secured only has its name left. */
+	in.rotate = MG_ROTATE_INTERVAL;
+	in.open = FALSE;
+	expect(&in, "ap-ssid-mapped");
+	/* macguise off: the off finding says it all for the address. */
+	in.mode = MG_MODE_OFF;
+	in.rotate = MG_ROTATE_NEVER;
+	expect(&in, "macguise-off ap-ssid-mapped");
+}
+
+/* An SSID has 32 bytes at most: the suggested name is cut to fit, never
+ * through a multi-byte character. */
+static void
+test_audit_nomap_fits(void)
+{
+	MgAuditInput in = clean_input();
+	g_autoptr(GPtrArray) found = NULL;
+	const MgFinding *f;
+
+	in.klass = MG_CLASS_AP;
+	in.ssid = "Wohnzimmer-Zugangspunkt-\xc3\xa4\xc3\xa4\xc3\xa4\xc3\xa4"; /* 32 bytes */
+	g_assert_cmpuint(strlen(in.ssid), ==, 32);
+	found = mg_audit_profile(&in);
+	f = find(found, "ap-ssid-mapped");
+	g_assert_cmpuint(strlen(f->value), <=, MG_SSID_MAX_BYTES);
+	g_assert_true(g_utf8_validate(f->value, -1, NULL));
+	g_assert_true(g_str_has_suffix(f->value, "_nomap"));
+	g_assert_cmpstr(f->value, ==, "Wohnzimmer-Zugangspunkt-\xc3\xa4_nomap");
+}
+
 int
 main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/audit/hotspot", test_audit_hotspot);
+	g_test_add_func("/audit/nomap-fits", test_audit_nomap_fits);
 	g_test_add_func("/audit/clean-profile", test_audit_clean_profile);
 	g_test_add_func("/audit/each-leak", test_audit_each_leak);
 	g_test_add_func("/audit/only-what-applies", test_audit_only_what_applies);

@@ -52,7 +52,7 @@ test_catalogue_parse_good(void)
 	g_assert_nonnull(acme);
 	g_assert_cmpstr(acme->weight_source, ==, "ieee-blocks");
 	g_assert_cmpuint(acme->weight, ==, 3);
-	g_assert_cmpint(acme->classes, ==, MG_CLASS_ALL);
+	g_assert_cmpint(acme->classes, ==, MG_CLASS_WIFI | MG_CLASS_ETHERNET);
 	g_assert_nonnull(mg_catalogue_find_vendor(cat, "other co"));
 	g_assert_null(mg_catalogue_find_vendor(cat, "nobody"));
 	g_assert_cmpstr(
@@ -156,7 +156,7 @@ test_catalogue_builtin(void)
 	g_autoptr(GError) error = NULL;
 	g_autoptr(MgCatalogue) cat = mg_catalogue_new_builtin(&error);
 	GPtrArray *entries;
-	guint wifi_vendors = 0, ethernet_vendors = 0;
+	guint wifi_vendors = 0, ethernet_vendors = 0, ap_vendors = 0;
 
 	g_assert_no_error(error);
 	g_assert_nonnull(cat);
@@ -179,8 +179,16 @@ test_catalogue_builtin(void)
 		g_assert_nonnull(v->products);
 		wifi_vendors += (v->classes & MG_CLASS_WIFI) != 0;
 		ethernet_vendors += (v->classes & MG_CLASS_ETHERNET) != 0;
+		ap_vendors += (v->classes & MG_CLASS_AP) != 0;
 	}
 	g_assert_cmpuint(wifi_vendors, >=, 15);
+	g_assert_cmpuint(ap_vendors, >=, 10);
+	/* Router makers serve hotspots only; a laptop card maker never does. */
+	g_assert_cmpint(mg_catalogue_find_vendor(cat, "tplink")->classes, ==, MG_CLASS_AP);
+	g_assert_cmpint(mg_catalogue_find_vendor(cat, "avm")->classes, ==, MG_CLASS_AP);
+	g_assert_cmpint(mg_catalogue_find_vendor(cat, "intel")->classes & MG_CLASS_AP, ==, 0);
+	g_assert_cmpstr(mg_class_to_string(MG_CLASS_ALL), ==, "wifi,ethernet,ap");
+	g_assert_cmpstr(mg_class_to_string(MG_CLASS_AP), ==, "ap");
 	g_assert_cmpuint(ethernet_vendors, >=, 15);
 }
 

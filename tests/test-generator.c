@@ -178,6 +178,35 @@ test_generator_vendor_filter(void)
 	g_assert_true(seen_pi && seen_intel);
 }
 
+/* Hotspots draw from router makers only, and laptops never from them. */
+static void
+test_generator_classes_apart(void)
+{
+	g_autoptr(MgCatalogue) cat = builtin();
+	g_autoptr(GError) error = NULL;
+	g_autoptr(MgGenerator) ap = mg_generator_new(cat, MG_CLASS_AP, NULL, &error);
+	g_autoptr(MgGenerator) wifi = mg_generator_new(cat, MG_CLASS_WIFI, NULL, &error);
+	g_autoptr(MgRandom) rng = mg_random_new_seeded(11);
+	g_autoptr(GHashTable) ap_vendors = g_hash_table_new(g_str_hash, g_str_equal);
+
+	g_assert_no_error(error);
+	for (guint i = 0; i < 20000; i++) {
+		const MgCatalogueEntry *e;
+		MgMac mac;
+		g_assert_true(mg_generator_next(ap, rng, NULL, NULL, 1, &mac, &e, NULL));
+		g_assert_true(mg_mac_is_global_unicast(&mac));
+		g_assert_cmpint(e->classes & MG_CLASS_AP, !=, 0);
+		g_hash_table_add(ap_vendors, e->vendor->id);
+		g_assert_true(mg_generator_next(wifi, rng, NULL, NULL, 1, &mac, &e, NULL));
+		g_assert_cmpint(e->vendor->classes & MG_CLASS_WIFI, !=, 0);
+		g_assert_false(g_str_equal(e->vendor->id, "tplink"));
+	}
+	g_assert_true(g_hash_table_contains(ap_vendors, "tplink"));
+	g_assert_true(g_hash_table_contains(ap_vendors, "asus"));
+	g_assert_false(g_hash_table_contains(ap_vendors, "intel"));
+	g_assert_cmpuint(g_hash_table_size(ap_vendors), >=, 10);
+}
+
 static void
 test_generator_vendor_errors(void)
 {
@@ -402,6 +431,7 @@ main(int argc, char **argv)
 	g_test_add_func("/generator/keep-vendor", test_generator_keep_vendor);
 	g_test_add_func("/generator/vendor-filter", test_generator_vendor_filter);
 	g_test_add_func("/generator/vendor-errors", test_generator_vendor_errors);
+	g_test_add_func("/generator/classes-apart", test_generator_classes_apart);
 	g_test_add_func("/generator/accept", test_generator_accept);
 	g_test_add_func("/generator/serial-ranges", test_generator_serial_ranges);
 	g_test_add_func("/generator/nothing-drawable", test_generator_nothing_drawable);

@@ -67,7 +67,7 @@ def the_cli_speaks_german_under_LANGUAGE():
     p = run_in("de", "policy")
     assert p.returncode == 2 and "kein Profil angegeben" in p.stderr, p.stderr
     p = run_in("de", "generate", "--help")
-    assert "Geräteklasse: wifi (Vorgabe) oder ethernet" in p.stdout, p.stdout
+    assert "Geräteklasse: wifi (Vorgabe), ethernet oder ap" in p.stdout, p.stdout
     # and English without LANGUAGE
     p = subprocess.run([CLI, "--help"], env=dict(os.environ, LC_ALL="C.UTF-8"),
                        capture_output=True, text=True)

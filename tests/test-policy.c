@@ -48,7 +48,21 @@ static const MgPolicyCase policy_cases[] = {
 	{ "class", "auto", "auto" },
 	{ "class", "wifi", "wifi" },
 	{ "class", "ethernet", "ethernet" },
+	{ "class", "ap", "ap" },
 	{ "class", "bluetooth", NULL },
+	{ "quiet-hours", "none", "none" },
+	{ "quiet-hours", "03:00-05:00", "03:00-05:00" },
+	{ "quiet-hours", "23:30-01:15", "23:30-01:15" },
+	{ "quiet-hours", "00:00-23:59", "00:00-23:59" },
+	{ "quiet-hours", "3:00-5:00", NULL },
+	{ "quiet-hours", "03:00-03:00", NULL },
+	{ "quiet-hours", "24:00-01:00", NULL },
+	{ "quiet-hours", "03:60-05:00", NULL },
+	{ "quiet-hours", "03:00", NULL },
+	{ "quiet-hours", "03:00-05:00-07:00", NULL },
+	{ "quiet-hours", "-03:00-05:00", NULL },
+	{ "quiet-hours", "+3:00-05:00", NULL },
+	{ "quiet-hours", "night", NULL },
 	{ "vendors", "any", "any" },
 	{ "vendors", "intel", "intel" },
 	{ "vendors", "intel, Hon Hai (Foxconn) ,realtek", "intel,Hon Hai (Foxconn),realtek" },
@@ -177,7 +191,34 @@ test_config_defaults(void)
 	g_assert_cmpint(c.probes, ==, MG_PROBE_ALL);
 	g_assert_true(mg_config_policy_for(&c, MG_CLASS_WIFI) == &c.wifi);
 	g_assert_true(mg_config_policy_for(&c, MG_CLASS_ETHERNET) == &c.ethernet);
+	/* Hotspots: daily, and no quiet hours unless asked: a due rotation
+	 * waits for the hotspot to go down. */
+	g_assert_true(mg_config_policy_for(&c, MG_CLASS_AP) == &c.ap);
+	g_assert_cmpint(c.ap.interval, ==, 86400);
+	g_assert_cmpint(c.ap.quiet_start, ==, -1);
 	mg_config_clear(&c);
+}
+
+static void
+test_policy_quiet_hours(void)
+{
+	MgPolicy p;
+
+	mg_policy_init_default(&p);
+	g_assert_false(mg_policy_in_quiet_hours(&p, 200));
+	g_assert_true(mg_policy_set(&p, "quiet-hours", "03:00-05:00", NULL));
+	g_assert_false(mg_policy_in_quiet_hours(&p, 179));
+	g_assert_true(mg_policy_in_quiet_hours(&p, 180));
+	g_assert_true(mg_policy_in_quiet_hours(&p, 299));
+	g_assert_false(mg_policy_in_quiet_hours(&p, 300));
+	g_assert_false(mg_policy_in_quiet_hours(&p, -1));
+	g_assert_true(mg_policy_set(&p, "quiet-hours", "23:00-01:00", NULL));
+	g_assert_true(mg_policy_in_quiet_hours(&p, 23 * 60));
+	g_assert_true(mg_policy_in_quiet_hours(&p, 0));
+	g_assert_true(mg_policy_in_quiet_hours(&p, 59));
+	g_assert_false(mg_policy_in_quiet_hours(&p, 60));
+	g_assert_false(mg_policy_in_quiet_hours(&p, 22 * 60 + 59));
+	mg_policy_clear(&p);
 }
 
 static void
@@ -194,10 +235,53 @@ test_config_shipped_file(void)
 	g_assert_true(g_file_test(path, G_FILE_TEST_EXISTS));
 	g_assert_true(mg_config_load_file(&shipped, path, &error));
 	g_assert_no_error(error);
-	g_assert_cmpint(shipped.wifi.interval, ==, defaults.wifi.interval);
-	g_assert_cmpint(shipped.ethernet.interval, ==, defaults.ethernet.interval);
-	g_assert_cmpuint(shipped.probe_window_ms, ==, defaults.probe_window_ms);
 	mg_config_clear(&shipped);
+
+	/* With every "#key=value" line taken at its word, it still gives the
+	 * built-in defaults: the file says what the code does. */
+	{
+		g_autofree char *text = NULL;
+		g_auto(GStrv) lines = NULL;
+		GString *live = g_string_new(NULL);
+		g_autofree char *live_text = NULL;
+		const MgClass classes[] = { MG_CLASS_WIFI, MG_CLASS_ETHERNET, MG_CLASS_AP };
+		guint taken = 0;
+
+		g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
+		lines = g_strsplit(text, "\n", -1);
+		for (guint i = 0; lines[i] != NULL; i++) {
+			const char *l = lines[i];
+			if (l[0] == '#' && g_ascii_islower(l[1]) && strchr(l, '=') != NULL &&
+			    strchr(l, ' ') == NULL) {
+				g_string_append_printf(live, "%s\n", l + 1);
+				taken++;
+			} else {
+				g_string_append_printf(live, "%s\n", l);
+			}
+		}
+		live_text = g_string_free(live, FALSE);
+		g_assert_cmpuint(taken, >=, 20);
+		mg_config_init_default(&shipped);
+		g_assert_true(
+		    mg_config_load_from_data(&shipped, live_text, strlen(live_text), &error));
+		g_assert_no_error(error);
+		g_assert_cmpuint(shipped.probe_window_ms, ==, defaults.probe_window_ms);
+		g_assert_cmpint(shipped.probes, ==, defaults.probes);
+		g_assert_cmpuint(shipped.conflict_max_attempts, ==, defaults.conflict_max_attempts);
+		g_assert_cmpuint(shipped.history_max_entries, ==, defaults.history_max_entries);
+		g_assert_cmpint(shipped.history_max_age, ==, defaults.history_max_age);
+		for (guint c = 0; c < G_N_ELEMENTS(classes); c++) {
+			const char *const *names = mg_policy_names();
+			for (guint i = 0; names[i] != NULL; i++) {
+				g_autofree char *a =
+				    mg_policy_get(mg_config_policy_for(&shipped, classes[c]), names[i]);
+				g_autofree char *b =
+				    mg_policy_get(mg_config_policy_for(&defaults, classes[c]), names[i]);
+				g_assert_cmpstr(a, ==, b);
+			}
+		}
+		mg_config_clear(&shipped);
+	}
 	mg_config_clear(&defaults);
 }
 
@@ -254,6 +338,8 @@ static const struct {
 	{ "[wifi]\nrotate=sometimes\n", "[wifi] macguise.rotate: 'sometimes'" },
 	{ "[ethernet]\ncolour=blue\n", "[ethernet] macguise.colour is not a macguise setting" },
 	{ "[bluetooth]\nmode=off\n", "[bluetooth] is not a section" },
+	{ "[wifi]\nquiet-hours=03:00-05:00\n", "[wifi] quiet-hours: only access points" },
+	{ "[ap]\nquiet-hours=3am\n", "[ap] macguise.quiet-hours: '3am'" },
 	{ "mode=off\n", "not a valid key file" },
 	{ "[wifi\n", "not a valid key file" },
 };
@@ -317,6 +403,7 @@ main(int argc, char **argv)
 	g_test_add_func("/policy/names-roundtrip", test_policy_names_roundtrip);
 	g_test_add_func("/policy/check-vendors", test_policy_check_vendors);
 	g_test_add_func("/config/defaults", test_config_defaults);
+	g_test_add_func("/policy/quiet-hours", test_policy_quiet_hours);
 	g_test_add_func("/config/shipped-file", test_config_shipped_file);
 	g_test_add_func("/config/merge", test_config_merge);
 	g_test_add_func("/config/bad", test_config_bad);

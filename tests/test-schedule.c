@@ -70,6 +70,13 @@ test_schedule_case(gconstpointer data)
 		state_boot = get(kf, "state", "boot-id", "b1");
 		st.boot_id = state_boot;
 	}
+	{
+		g_autofree char *minute = get(kf, "input", "local-minute", "-1");
+		gint64 m;
+		g_assert_true(g_ascii_string_to_signed(minute, 10, -1, 24 * 60 - 1, &m, NULL));
+		st.local_minute = (int)m;
+		st.idle = get_bool(kf, "input", "idle");
+	}
 	event_text = get(kf, "input", "event", NULL);
 	g_assert_true(mg_event_parse(event_text, &event));
 	boot_id = get(kf, "input", "boot-id", "b1");

@@ -52,7 +52,7 @@ def main():
         say(f"a throwaway NetworkManager {nm.nmcli('-g', 'VERSION', 'general').stdout.strip()} "
             f"in namespaces {nm.ns} and {nm.peer}, with macguised and nm-dispatcher")
         nm.start_macguised(os.path.join(BUILD, "nm-plugin", "macguised"))
-        nm.start_dispatcher(os.path.join(BUILD, "dispatcher", "macguise-pre-up"))
+        nm.start_dispatcher(os.path.join(BUILD, "dispatcher", "macguise-pre-up-uninstalled"))
         nm.wait_for("macguised", lambda: nm.macguise_call("GetStatus").returncode == 0)
         peer_mac = nm.link_mac("veth1", ns=nm.peer)
         nm.peer_as(peer_mac)

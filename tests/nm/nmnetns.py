@@ -29,6 +29,11 @@ DBUS_CONF = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configu
     <allow send_destination="*" eavesdrop="true"/>
     <allow eavesdrop="true"/>
   </policy>
+  <!-- The limits NetworkManager's own bus policy (system.d) sets on a real
+       system bus; dbus-daemon's default of 128 pending replies would stall
+       libnm clients when hundreds of profiles appear at once. -->
+  <limit name="max_replies_per_connection">1024</limit>
+  <limit name="max_match_rules_per_connection">2048</limit>
 </busconfig>
 """
 
@@ -39,6 +44,8 @@ DISPATCHER_SH = """set -e
 mount -t tmpfs -o mode=0755 mg-run /run
 mkdir /run/dbus
 ln -s "$MG_BUS" /run/dbus/system_bus_socket
+mkdir /run/macguise
+mount --bind "$MG_RUNTIME" /run/macguise
 mount --bind "$MG_DISPATCH/etc" /etc/NetworkManager/dispatcher.d
 if [ -d /usr/lib/NetworkManager/dispatcher.d ]; then
   mount --bind "$MG_DISPATCH/lib" /usr/lib/NetworkManager/dispatcher.d
@@ -179,9 +186,10 @@ class NmNetns:
     def start_macguised(self, exe, *args):
         """macguised in the NetworkManager namespace, its state and
         configuration in the test directory."""
-        for d in ("state", "config"):
+        for d in ("state", "config", "run"):
             os.makedirs(os.path.join(self.dir, d), exist_ok=True)
         self.env["STATE_DIRECTORY"] = os.path.join(self.dir, "state")
+        self.env["RUNTIME_DIRECTORY"] = os.path.join(self.dir, "run")
         self.env["CONFIGURATION_DIRECTORY"] = os.path.join(self.dir, "config")
         return self.spawn("macguised", exe, *args, ns=self.ns)
 
@@ -199,7 +207,11 @@ class NmNetns:
             dest = os.path.join(base, "lib", "pre-up.d", os.path.basename(hook))
             shutil.copyfile(hook, dest)
             os.chmod(dest, 0o755)
-        env = dict(self.env, MG_BUS=self.bus, MG_DISPATCH=base)
+        # macguised's runtime directory (the link-check index) appears
+        # where the hook looks for it, /run/macguise.
+        runtime = os.path.join(self.dir, "run")
+        os.makedirs(runtime, exist_ok=True)
+        env = dict(self.env, MG_BUS=self.bus, MG_DISPATCH=base, MG_RUNTIME=runtime)
         self.spawn("dispatcher", "unshare", "--mount", "--propagation", "private",
                    "sh", "-c", DISPATCHER_SH, ns=self.ns, env=env)
         self.wait_for("nm-dispatcher on the bus",

@@ -225,6 +225,48 @@ def harden_clears_every_finding():
 
 
 @mgtap.test
+def hotspot_audit_and_harden_fix_what_they_may_and_suggest_the_rest():
+    # An open hotspot with a fixed BSSID and an SSID location services map.
+    NM.nmcli("connection", "add", "type", "wifi", "ifname", "wlan0", "con-name", "hotspot",
+             "ssid", "FreedomBox", "802-11-wireless.mode", "ap", "ipv4.method", "shared",
+             "ipv6.method", "ignore", "connection.autoconnect", "no")
+    assert cli("policy", "hotspot", "rotate=never").returncode == 0
+    found = {f["id"]: f for f in cli_json("audit", "hotspot")["profiles"][0]["findings"]}
+    assert set(found) == {"ap-bssid-fixed", "ap-ssid-mapped", "ap-open"}, set(found)
+    assert found["ap-ssid-mapped"]["advice"] and found["ap-open"]["advice"]
+    assert not found["ap-bssid-fixed"]["advice"]
+    assert found["ap-ssid-mapped"]["fix"] == \
+        "nmcli connection modify 'hotspot' 802-11-wireless.ssid 'FreedomBox_nomap'"
+    text = cli("audit", "hotspot").stdout
+    assert "suggestion: nmcli connection modify 'hotspot' 802-11-wireless.ssid" in text, text
+    # harden makes the BSSID rotate, and leaves the name and the password
+    # to the user, saying so.
+    p = cli("harden", "hotspot")
+    assert p.returncode == 0, p.stderr
+    assert "hotspot: 1 fix applied" in p.stdout and p.stdout.count("Left to you") == 2, p.stdout
+    assert NM.nmcli("-g", "802-11-wireless.ssid", "connection", "show", "hotspot").stdout.strip() == "FreedomBox"
+    assert "macguise.rotate=daily" in keyfile("hotspot")
+    left = {f["id"] for f in cli_json("audit", "hotspot")["profiles"][0]["findings"]}
+    assert left == {"ap-ssid-mapped", "ap-open"}, left
+    # Taking the suggestions, as printed, clears them.
+    NM.nmcli("connection", "modify", "hotspot", "802-11-wireless.ssid", "FreedomBox_nomap",
+             "802-11-wireless-security.key-mgmt", "sae", "802-11-wireless-security.psk",
+             "correct horse battery")
+    assert cli_json("audit", "hotspot")["profiles"][0]["findings"] == []
+    # Quiet hours: for a hotspot, set and shown; for a client, refused.
+    assert cli("policy", "hotspot", "quiet-hours=03:00-05:00").returncode == 0
+    assert cli_json("policy", "hotspot")["settings"]["quiet-hours"]["value"] == "03:00-05:00"
+    p = cli("policy", "e1", "quiet-hours=03:00-05:00")
+    assert p.returncode == 2 and "not an access point" in p.stderr, p.stderr
+    assert "quiet-hours" not in keyfile("e1")
+    # macguised gives it a router maker's address, shown as class ap.
+    mac = NM.wait_cloned("hotspot", setting="802-11-wireless")
+    assert profile(cli_json("status"), "hotspot")["type"] == "ap"
+    info = json.loads(cli("lookup", "--json", mac).stdout)[0]
+    assert "ap" in info["classes"], info
+
+
+@mgtap.test
 def an_unprivileged_user_cannot_change_a_profile():
     before = keyfile("e1")
     p = cli("policy", "e1", "mode=off", user=65534)
@@ -256,12 +298,14 @@ def bash_completes_commands_profiles_and_policy_keys():
     assert set(complete("macguise ")) >= {"status", "policy", "rotate", "audit", "harden"}
     assert set(complete("macguise status ")) >= {"e1", "leaky", "w1", "My\\ Office"}, complete("macguise status ")
     assert complete("macguise policy l") == ["leaky"]
-    assert set(complete("macguise policy e1 ")) == {"mode=", "rotate=", "class=", "vendors=", "harden="}
+    assert set(complete("macguise policy e1 ")) == {"mode=", "rotate=", "class=", "vendors=", "harden=",
+                                                    "quiet-hours="}
     assert set(complete("macguise policy e1 mode=")) == {"mode=off", "mode=plausible", "mode=keep-vendor"}
     assert "rotate=weekly" in complete("macguise policy e1 rotate=w")
     assert "vendors=intel" in complete("macguise policy e1 vendors=in")
     assert complete("macguise rotate --n") == ["--now"]
     assert complete("macguise generate --class e") == ["ethernet"]
+    assert complete("macguise generate --class a") == ["ap"]
 
 
 @mgtap.test

@@ -33,6 +33,19 @@ PEER_MAC = NM.link_mac("veth1", ns=NM.peer)
 CAPTURE = os.path.join(NM.dir, "capture.jsonl")
 NM.spawn("capture", sys.executable, PEER, "capture", "veth1", CAPTURE, ns=NM.peer)
 BURNED = []  # every address a conflict took out of use
+# Whether the host answers at all: a TCP connection to a closed port is
+# refused by a host that got the SYN, and times out if it never arrived.
+REACH = """import socket, sys
+s = socket.socket()
+s.settimeout(1)
+try:
+    s.connect((sys.argv[1], 9))
+except ConnectionRefusedError:
+    sys.exit(0)
+except OSError:
+    sys.exit(1)
+sys.exit(0)
+"""
 
 
 def wait_cloned(name, other_than=None, timeout=15):
@@ -190,6 +203,56 @@ def clean_link_no_reactivation_and_hook_time_within_the_window():
     down("e1")
 
 
+def index():
+    """macguised's link-check index, as the hook reads it: (all, [uuid])."""
+    path = os.path.join(NM.dir, "run", "link-check-skip")
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    assert lines[0] == "# macguise link-check index 1", lines[:1]
+    return "all" in lines[1:], [l for l in lines[1:] if l != "all"]
+
+
+@mgtap.test
+def index_lets_the_hook_skip_dbus_for_what_needs_no_check():
+    off, e1 = NM.uuid_of("off"), NM.uuid_of("e1")
+    NM.wait_for("the index", lambda: index() is not None and off in index()[1])
+    all_, skip = index()
+    assert not all_ and e1 not in skip, (all_, skip)
+    # The check off in macguise.conf: every profile is skipped, and the
+    # hook no longer talks to macguised at all.
+    configure("[global]\nprobes=none\n")
+    NM.wait_for("an index that skips all", lambda: index()[0])
+    checked, runs, lines = status("e1").get("checked-at"), hook_runs(), len(hook_lines())
+    ms = up("e1")
+    down("e1")
+    assert hook_runs() == runs + 1
+    assert not any("link check" in l for l in hook_lines()[lines:]), hook_lines()[lines:]
+    assert status("e1").get("checked-at") == checked
+    print(f"# activation with the check off: {ms:.0f} ms")
+    configure("")
+    NM.wait_for("the index back", lambda: not index()[0] and e1 not in index()[1])
+    # The hook believes only a root-owned index that nobody else may
+    # write: run it with no bus at all, where a skip is silent and a
+    # question fails with a message.
+    data = "# macguise link-check index 1\n%s\n" % e1
+    for owner, mode, skipped in ((0, 0o600, True), (65534, 0o600, False), (0, 0o666, False)):
+        script = ("set -e; mount -t tmpfs mg /run; mkdir /run/macguise; "
+                  "printf '%s' \"$MG_INDEX\" >/run/macguise/link-check-skip; "
+                  "chown $MG_OWNER /run/macguise/link-check-skip; "
+                  "chmod $MG_MODE /run/macguise/link-check-skip; exec \"$MG_HOOK\" veth0 pre-up")
+        p = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", script],
+                           env={"PATH": os.environ["PATH"], "MG_INDEX": data, "MG_HOOK": HOOK,
+                                "MG_OWNER": str(owner), "MG_MODE": "%o" % mode,
+                                "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/bus",
+                                "NM_DISPATCHER_ACTION": "pre-up", "DEVICE_IFACE": "veth0",
+                                "CONNECTION_UUID": e1},
+                           capture_output=True, text=True, timeout=10)
+        assert p.returncode == 0, p
+        assert (p.stderr == "") == skipped, (owner, oct(mode), p.stderr)
+
+
 @mgtap.test
 def conflict_is_detected_and_recovered_with_a_new_plausible_address():
     old = NM.cloned("e1")
@@ -295,6 +358,30 @@ def lan_answering_every_address_stops_recovery_after_max_attempts():
     up("e1")
     NM.wait_for("a clean verdict", lambda: status("e1").get("verdict") == "clean")
     assert "recovery-failed" not in status("e1")
+    down("e1")
+
+
+@mgtap.test
+def a_peer_keeps_reaching_the_host_across_a_rotation():
+    # What a hotspot's clients see, on a wire: the host's IP address stays,
+    # its MAC changes under a `rotate --now`, and a peer that knew the old
+    # MAC reaches it again without anyone flushing its neighbour cache.
+    # (A Wi-Fi client joins the new BSSID by the same SSID; no Wi-Fi here.)
+    peer_as()
+    up("e1")
+    ping = lambda: NM.run(sys.executable, "-c", REACH, "10.77.0.2", ns=NM.peer,  # noqa: E731
+                          check=False).returncode == 0
+    NM.wait_for("the peer reaching the host", ping)
+    old = NM.link_mac()
+    assert old in NM.run("ip", "neigh", "show", "10.77.0.2", ns=NM.peer).stdout
+    assert NM.macguise_call("Rotate", "e1", "true").returncode == 0
+    NM.wait_for("the new address on the link", lambda: NM.link_mac() not in (old, "")
+                and NM.link_mac() == NM.cloned("e1"), timeout=10)
+    t = time.monotonic()
+    NM.wait_for("the peer reaching the host again", ping, timeout=20)
+    print(f"# peer reached the host {time.monotonic() - t:.1f} s after the new address was up")
+    neigh = NM.run("ip", "neigh", "show", "10.77.0.2", ns=NM.peer).stdout
+    assert NM.link_mac() in neigh and old not in neigh, neigh
     down("e1")
 
 

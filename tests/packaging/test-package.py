@@ -24,6 +24,7 @@ DEBS = sys.argv[1]
 MAIN, DEFAULTS = "network-manager-macguise", "freedombox-macguise-defaults"
 DAEMON = "/usr/libexec/macguised"
 HOOK = "/usr/lib/NetworkManager/dispatcher.d/pre-up.d/macguise-pre-up"
+CHECKER = "/usr/libexec/macguise-link-check"  # what the hook hands over to
 CLI = "/usr/bin/macguise"
 
 # path: (kind, mode); every one root:root
@@ -31,6 +32,7 @@ LAYOUT = {
     CLI: ("file", 0o755),
     DAEMON: ("file", 0o755),
     HOOK: ("file", 0o755),
+    CHECKER: ("file", 0o755),
     "/etc/macguise/macguise.conf": ("file", 0o644),
     "/lib/systemd/system/macguised.service": ("file", 0o644),
     "/lib/systemd/system/macguise-boot.service": ("file", 0o644),
@@ -97,7 +99,7 @@ def every_file_is_where_it_belongs_with_owner_and_mode():
     assert "/etc/macguise/macguise.conf" in conffiles, conffiles
     for link in ENABLED:
         assert os.path.islink(link), f"{link}: the unit is not enabled"
-    for exe in (CLI, DAEMON, HOOK):
+    for exe in (CLI, DAEMON, HOOK, CHECKER):
         assert "not found" not in sh("ldd", exe).stdout, exe
     owned = sh("dpkg", "-L", MAIN).stdout.split()
     for path in LAYOUT:
@@ -113,7 +115,11 @@ def the_installed_programs_run():
     assert int(mac[:2], 16) & 3 == 0, mac
     de = sh(CLI, "--help", env=dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE="de")).stdout
     assert "Aufruf: macguise BEFEHL" in de, de[:200]
+    # The hook's front hands --version to the installed checker.
     assert "macguise-pre-up" in sh(HOOK, "--version").stdout
+    # The front links nothing but libc: it is what runs for every event.
+    libs = sh("ldd", HOOK).stdout
+    assert "libglib" not in libs and "libgio" not in libs, libs
 
 
 @mgtap.test

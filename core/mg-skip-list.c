@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "mg-skip-list.h"
+
+#include "mg-state.h"
+
+char *
+mg_skip_list_to_data(GPtrArray *uuids, gboolean all, gsize *len)
+{
+	GString *s = g_string_new(MG_SKIP_INDEX_MAGIC "\n");
+
+	if (all)
+		g_string_append(s, "all\n");
+	for (guint i = 0; !all && uuids != NULL && i < uuids->len; i++) {
+		const char *uuid = g_ptr_array_index(uuids, i);
+		/* One line each: nothing else may end up in the file. */
+		if (mg_uuid_is_valid(uuid))
+			g_string_append_printf(s, "%s\n", uuid);
+	}
+	*len = s->len;
+	return g_string_free(s, FALSE);
+}
+
+char *
+mg_runtime_default_dir(void)
+{
+	const char *dirs = g_getenv("RUNTIME_DIRECTORY");
+	if (dirs != NULL && dirs[0] != '\0') {
+		g_auto(GStrv) list = g_strsplit(dirs, ":", 2);
+		return g_strdup(list[0]);
+	}
+	return g_strdup(MG_RUNTIME_DEFAULT_DIR);
+}
