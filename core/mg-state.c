@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 #include <sodium.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "mg-error.h"
@@ -730,6 +731,14 @@ mg_state_load(const char *dir, MgStateLoadReport *report, GError **error)
 			    dir,
 			    g_strerror(saved));
 		return NULL;
+	}
+	{
+		/* The key and the history are root's alone, whoever made the
+		 * directory before (a hand-made one, an image builder's). */
+		struct stat st;
+		if (stat(dir, &st) == 0 && st.st_uid == geteuid() && (st.st_mode & 0077) != 0 &&
+		    chmod(dir, 0700) == 0)
+			report->made_private = TRUE;
 	}
 	if (!mg_state_read_key(dir, key, TRUE, error))
 		return NULL;

@@ -18,6 +18,15 @@ MgClass
 mg_profile_class(NMConnection *connection)
 {
 	const char *type = nm_connection_get_connection_type(connection);
+
+	/* What NetworkManager made up itself (a device someone configured by
+	 * hand, a volatile profile) is not anyone's profile: writing it to
+	 * disk would make it one. */
+	if (NM_IS_REMOTE_CONNECTION(connection) &&
+	    (nm_remote_connection_get_flags(NM_REMOTE_CONNECTION(connection)) &
+	     (NM_SETTINGS_CONNECTION_FLAG_NM_GENERATED | NM_SETTINGS_CONNECTION_FLAG_VOLATILE |
+	      NM_SETTINGS_CONNECTION_FLAG_EXTERNAL)) != 0)
+		return MG_CLASS_NONE;
 	if (g_strcmp0(type, NM_SETTING_WIRED_SETTING_NAME) == 0)
 		return MG_CLASS_ETHERNET;
 	if (g_strcmp0(type, NM_SETTING_WIRELESS_SETTING_NAME) == 0) {
@@ -219,6 +228,8 @@ mg_runtime_init(MgRuntime *rt, const char *state_dir, const char *config_path, G
 	rt->state = mg_state_load(state_dir, &report, error);
 	if (rt->state == NULL)
 		return FALSE;
+	if (report.made_private)
+		g_message("%s was open to other users; it is now private (mode 0700)", state_dir);
 	if (report.origin == MG_STATE_RECOVERED)
 		g_warning("the state file was unusable (%s); it was kept as %s and macguise starts "
 			  "afresh",

@@ -35,7 +35,9 @@ gboolean mg_runtime_save(MgRuntime *rt);
 /* The part of a profile's state the schedule reads; @p may be NULL. */
 void mg_profile_schedule_state(const MgProfileState *p, MgScheduleState *st);
 
-/* MG_CLASS_ETHERNET or MG_CLASS_WIFI by the profile type; NONE: not ours. */
+/* MG_CLASS_ETHERNET, MG_CLASS_WIFI or MG_CLASS_AP by the profile type and
+ * Wi-Fi mode; NONE: not ours (another type, or one NetworkManager generated
+ * or keeps only in memory). */
 MgClass mg_profile_class(NMConnection *connection);
 const char *mg_profile_cloned_mac(NMConnection *connection, MgClass klass);
 /* The defaults for the profile's type, then its own macguise.* user data;

@@ -37,6 +37,8 @@ struct _MgService {
 	GHashTable *reactivate; /* UUID -> interface ("": any) to bring it up on once written */
 	guint timer_id;
 	guint publish_id; /* the link-check index is to be rewritten */
+	guint save_retry_id;
+	guint save_failures; /* in a row: the retry backs off */
 	gboolean publish_failed;
 	char *config_path;
 	char *runtime_dir;
@@ -49,6 +51,11 @@ G_DEFINE_TYPE(MgService, mg_service, G_TYPE_OBJECT)
  * refused write would stall its profile; a few at a time keep
  * NetworkManager as busy as more would. */
 #define MG_SERVICE_MAX_WRITES 16
+
+/* A state file that cannot be written (a full or read-only file system) is
+ * tried again after 5 s, then 10 s, … up to 10 min. */
+#define MG_SERVICE_SAVE_RETRY_FIRST 5
+#define MG_SERVICE_SAVE_RETRY_MAX 600
 
 static void mg_service_evaluate_all(MgService *self, MgEvent event);
 static void mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event);
@@ -65,6 +72,7 @@ mg_service_finalize(GObject *object)
 
 	g_clear_handle_id(&self->timer_id, g_source_remove);
 	g_clear_handle_id(&self->publish_id, g_source_remove);
+	g_clear_handle_id(&self->save_retry_id, g_source_remove);
 	if (self->runtime_dir != NULL) {
 		/* A stale index would outlive us: the hook then asks over D-Bus. */
 		g_autofree char *index = g_build_filename(self->runtime_dir, MG_SKIP_LIST_FILE, NULL);
@@ -100,11 +108,41 @@ mg_service_init(MgService *self)
 	self->reactivate = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 }
 
+static gboolean mg_service_save(MgService *self);
+
+static gboolean
+mg_service_save_retry(gpointer user_data)
+{
+	MgService *self = user_data;
+	self->save_retry_id = 0;
+	/* A success also lets the rotations that waited for it proceed. */
+	if (mg_service_save(self)) {
+		g_message("the state directory is writable again");
+		if (self->client != NULL && nm_client_get_nm_running(self->client))
+			mg_service_evaluate_all(self, MG_EVENT_TIMER);
+	}
+	return G_SOURCE_REMOVE;
+}
+
+/* Writes the state; on failure the old file stays as it was (mg_state_save
+ * writes a new one and renames it), and a retry is scheduled. */
 static gboolean
 mg_service_save(MgService *self)
 {
+	guint delay;
+
 	mg_service_schedule_publish(self);
-	return mg_runtime_save(&self->rt);
+	if (mg_runtime_save(&self->rt)) {
+		self->save_failures = 0;
+		g_clear_handle_id(&self->save_retry_id, g_source_remove);
+		return TRUE;
+	}
+	delay = MG_SERVICE_SAVE_RETRY_FIRST << MIN(self->save_failures, 7);
+	delay = MIN(delay, MG_SERVICE_SAVE_RETRY_MAX);
+	self->save_failures++;
+	if (self->save_retry_id == 0)
+		self->save_retry_id = g_timeout_add_seconds(delay, mg_service_save_retry, self);
+	return FALSE;
 }
 
 /* The link-check index: the profiles the pre-up hook has nothing to check
@@ -384,7 +422,14 @@ mg_service_assign(MgService *self,
 	/* Into the history before NetworkManager has it: whatever happens
 	 * next, it is never handed out again and is known as ours. */
 	mg_state_remember(self->rt.state, &mac, g_get_real_time() / G_USEC_PER_SEC);
-	mg_service_save(self);
+	if (!mg_service_save(self)) {
+		/* Not durably ours yet: NetworkManager must not have it. */
+		g_warning("profile '%s': keeps its address until a new one can be recorded in "
+			  "the state; trying again later",
+			  a->id);
+		mg_assignment_free(a);
+		return FALSE;
+	}
 	g_hash_table_add(self->in_flight, g_strdup(a->uuid));
 	nm_remote_connection_update2(rc,
 				     nm_connection_to_dbus(copy, NM_CONNECTION_SERIALIZE_ALL),

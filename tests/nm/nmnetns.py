@@ -67,8 +67,29 @@ level=INFO
 """
 
 
+def strict_bus_conf(bus):
+    """A bus that enforces what a real system bus does: the default policy
+    of Debian's system.conf (no name owned, no method called unless a
+    policy file allows it), the policy files installed for NetworkManager
+    and nm-dispatcher, and macguise's own from the source tree."""
+    with open("/usr/share/dbus-1/system.conf", encoding="utf-8") as f:
+        policies = re.findall(r"<policy\b.*?</policy>", f.read(), re.S)
+    ours = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data",
+                        "org.macguise.Daemon1.conf")
+    return "\n".join([
+        '<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"',
+        ' "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">',
+        "<busconfig>", "  <type>system</type>", f"  <listen>unix:path={bus}</listen>",
+        "  <auth>EXTERNAL</auth>", *policies,
+        "  <includedir>/usr/share/dbus-1/system.d</includedir>",
+        f"  <include>{os.path.realpath(ours)}</include>",
+        '  <limit name="max_replies_per_connection">1024</limit>',
+        "</busconfig>", ""])
+
+
 class NmNetns:
-    def __init__(self):
+    def __init__(self, strict_bus=False):
+        self.strict_bus = strict_bus
         tag = f"{os.getpid()}-{time.monotonic_ns() % 100000}"
         self.ns = f"mg-nm-{tag}"
         self.peer = f"mg-peer-{tag}"
@@ -143,7 +164,7 @@ class NmNetns:
 
         conf = os.path.join(self.dir, "dbus.conf")
         with open(conf, "w") as f:
-            f.write(DBUS_CONF.format(bus=self.bus))
+            f.write(strict_bus_conf(self.bus) if self.strict_bus else DBUS_CONF.format(bus=self.bus))
         self.spawn("dbus", "dbus-daemon", "--nofork", f"--config-file={conf}")
         self.wait_for("the private bus", lambda: os.path.exists(self.bus))
 
