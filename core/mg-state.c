@@ -48,9 +48,10 @@ mg_state_load_report_clear(MgStateLoadReport *report)
 MgState *
 mg_state_new_empty(const guint8 *key, gsize key_len)
 {
-	MgState *state = g_new0(MgState, 1);
+	MgState *state;
 
 	g_return_val_if_fail(key_len == MG_STATE_KEY_BYTES, NULL);
+	state = g_new0(MgState, 1);
 	memcpy(state->key, key, MG_STATE_KEY_BYTES);
 	state->profiles = g_hash_table_new_full(
 	    g_str_hash, g_str_equal, NULL, (GDestroyNotify)mg_profile_state_free);
@@ -531,6 +532,7 @@ mg_state_new_from_data(
 	gint64 format;
 	gsize body_len;
 
+	g_return_val_if_fail(state != NULL, NULL); /* a key of the wrong size */
 	/* The trailer proves the file is whole: a cut-off file parses as a
 	 * smaller, valid key file and would silently lose profiles. */
 	copy = g_strndup(text, len);

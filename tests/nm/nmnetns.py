@@ -61,7 +61,7 @@ dhcp=internal
 no-auto-default=*
 [keyfile]
 path={dir}/system-connections
-unmanaged-devices=except:interface-name:veth0
+unmanaged-devices={unmanaged}
 [logging]
 level=INFO
 """
@@ -88,8 +88,11 @@ def strict_bus_conf(bus):
 
 
 class NmNetns:
-    def __init__(self, strict_bus=False):
+    def __init__(self, strict_bus=False, managed=("veth0",)):
+        """@managed: the interface names (globs) NetworkManager manages;
+        every other device in its namespace is left alone."""
         self.strict_bus = strict_bus
+        self.managed = managed
         tag = f"{os.getpid()}-{time.monotonic_ns() % 100000}"
         self.ns = f"mg-nm-{tag}"
         self.peer = f"mg-peer-{tag}"
@@ -178,7 +181,8 @@ class NmNetns:
         os.chmod(os.path.join(self.dir, "system-connections"), 0o700)
         nm_conf = os.path.join(self.dir, "nm.conf")
         with open(nm_conf, "w") as f:
-            f.write(NM_CONF.format(dir=self.dir))
+            f.write(NM_CONF.format(dir=self.dir, unmanaged=";".join(
+                f"except:interface-name:{name}" for name in self.managed)))
         self.start_nm()
 
     def start_nm(self):
