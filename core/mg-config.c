@@ -8,6 +8,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "mg-error.h"
+#include "mg-state.h"
 
 #define MG_PROBE_WINDOW_MAX_MS 5000
 #define MG_CONFLICT_ATTEMPTS_MAX 20
@@ -241,12 +242,8 @@ mg_config_load_file(MgConfig *config, const char *path, GError **error)
 char *
 mg_config_default_path(void)
 {
-	const char *dirs = g_getenv("CONFIGURATION_DIRECTORY");
-	if (dirs != NULL && dirs[0] != '\0') {
-		g_auto(GStrv) list = g_strsplit(dirs, ":", 2);
-		return g_build_filename(list[0], MG_CONFIG_FILE_NAME, NULL);
-	}
-	return g_build_filename(MG_CONFIG_DEFAULT_DIR, MG_CONFIG_FILE_NAME, NULL);
+	g_autofree char *dir = mg_systemd_directory("CONFIGURATION_DIRECTORY", MG_CONFIG_DEFAULT_DIR);
+	return g_build_filename(dir, MG_CONFIG_FILE_NAME, NULL);
 }
 
 const MgPolicy *

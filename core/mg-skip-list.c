@@ -25,10 +25,5 @@ mg_skip_list_to_data(GPtrArray *uuids, gboolean all, gsize *len)
 char *
 mg_runtime_default_dir(void)
 {
-	const char *dirs = g_getenv("RUNTIME_DIRECTORY");
-	if (dirs != NULL && dirs[0] != '\0') {
-		g_auto(GStrv) list = g_strsplit(dirs, ":", 2);
-		return g_strdup(list[0]);
-	}
-	return g_strdup(MG_RUNTIME_DEFAULT_DIR);
+	return mg_systemd_directory("RUNTIME_DIRECTORY", MG_RUNTIME_DEFAULT_DIR);
 }

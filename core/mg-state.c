@@ -596,14 +596,20 @@ mg_state_new_from_data(
 /* Files ---------------------------------------------------------------------- */
 
 char *
-mg_state_default_dir(void)
+mg_systemd_directory(const char *variable, const char *fallback)
 {
-	const char *dirs = g_getenv("STATE_DIRECTORY");
+	const char *dirs = g_getenv(variable);
 	if (dirs != NULL && dirs[0] != '\0') {
 		g_auto(GStrv) list = g_strsplit(dirs, ":", 2);
 		return g_strdup(list[0]);
 	}
-	return g_strdup(MG_STATE_DEFAULT_DIR);
+	return g_strdup(fallback);
+}
+
+char *
+mg_state_default_dir(void)
+{
+	return mg_systemd_directory("STATE_DIRECTORY", MG_STATE_DEFAULT_DIR);
 }
 
 static gboolean

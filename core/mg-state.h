@@ -66,6 +66,9 @@ MgState *mg_state_new_from_data(
 char *mg_state_to_data(MgState *state, gsize *len);
 void mg_state_free(MgState *state);
 
+/* The first directory of a systemd *_DIRECTORY variable (StateDirectory=
+ * and the like set them), or @fallback. */
+char *mg_systemd_directory(const char *variable, const char *fallback);
 /* The file edge: $STATE_DIRECTORY (its first entry) or /var/lib/macguise. */
 char *mg_state_default_dir(void);
 /* Reads (or creates, 0600) the secret key and reads the state file. A missing

@@ -3,10 +3,12 @@
 
 #include "mg-verdict.h"
 
+#include <gio/gio.h>
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
 #include "mg-error.h"
+#include "mg-hook-env.h"
 
 static const char *const mg_verdict_names[] = { "none", "clean", "conflict", "unchecked" };
 
@@ -126,4 +128,43 @@ mg_probe_kinds_to_string(MgProbeKinds kinds)
 	if (s->len == 0)
 		g_string_append(s, "none");
 	return g_string_free(s, FALSE);
+}
+
+gboolean
+mg_verdict_report_check(const char *iface,
+			const char *address,
+			const char *verdict_text,
+			const char *evidence,
+			MgVerdict *verdict,
+			MgMac *mac,
+			GError **error)
+{
+	MgVerdict v;
+	MgMac m;
+
+	if (!mg_verdict_parse(verdict_text, &v)) {
+		g_set_error_literal(error,
+				    G_IO_ERROR,
+				    G_IO_ERROR_INVALID_ARGUMENT,
+				    "the verdict is not clean, conflict or unchecked");
+		return FALSE;
+	}
+	if (!mg_iface_name_is_valid(iface)) {
+		g_set_error_literal(
+		    error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "the interface name is malformed");
+		return FALSE;
+	}
+	if (!mg_mac_parse(address, &m, NULL)) {
+		g_set_error_literal(
+		    error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "the address is not a MAC address");
+		return FALSE;
+	}
+	if (!mg_evidence_is_valid(evidence)) {
+		g_set_error_literal(
+		    error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "the evidence is malformed");
+		return FALSE;
+	}
+	*verdict = v;
+	*mac = m;
+	return TRUE;
 }

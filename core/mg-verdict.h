@@ -3,6 +3,8 @@
 
 #include <glib.h>
 
+#include "mg-mac.h"
+
 G_BEGIN_DECLS
 
 /* What the pre-up hook found out about a profile's address on its link. */
@@ -32,6 +34,18 @@ gboolean mg_evidence_is_valid(const char *text);
 /* @text made valid evidence: invalid UTF-8 and control characters become
  * U+FFFD or spaces, and it is cut at a character boundary. */
 char *mg_evidence_sanitize(const char *text);
+
+/* The hook's ReportVerdict arguments as macguised takes them: the verdict
+ * one of the three findings, the interface a name the kernel would accept,
+ * the address a MAC address, the evidence valid. On error nothing is set
+ * and the error says which argument was wrong (G_IO_ERROR_INVALID_ARGUMENT). */
+gboolean mg_verdict_report_check(const char *iface,
+				 const char *address,
+				 const char *verdict_text,
+				 const char *evidence,
+				 MgVerdict *verdict,
+				 MgMac *mac,
+				 GError **error);
 
 /* "passive;ipv6;arp" (any order, ';' or ',' between) or "none". */
 gboolean mg_probe_kinds_parse(const char *text, MgProbeKinds *kinds, GError **error);

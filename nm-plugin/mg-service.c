@@ -575,9 +575,15 @@ mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 		nm_connection_get_id(connection),
 		mg_action_to_string(d.action),
 		d.reason);
+	/* The next instant worth waking for: a due time, or quiet hours'
+	 * next look; none once an address is being written. */
+	if (d.wake_at != 0)
+		g_hash_table_replace(
+		    self->wake_at, g_strdup(uuid), g_memdup2(&d.wake_at, sizeof(d.wake_at)));
+	else
+		g_hash_table_remove(self->wake_at, uuid);
 	switch (d.action) {
 	case MG_ACTION_ASSIGN_NOW:
-		g_hash_table_remove(self->wake_at, uuid);
 		if (g_hash_table_size(self->in_flight) < MG_SERVICE_MAX_WRITES) {
 			mg_service_assign(self, rc, klass, &policy, FALSE);
 		} else if (!g_hash_table_contains(self->deferred_set, uuid)) {
@@ -588,13 +594,6 @@ mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 		}
 		break;
 	case MG_ACTION_ASSIGN_AT_DEACTIVATION:
-		/* Quiet hours may want a look before the hotspot goes down. */
-		if (d.wake_at != 0)
-			g_hash_table_replace(self->wake_at,
-					     g_strdup(uuid),
-					     g_memdup2(&d.wake_at, sizeof(d.wake_at)));
-		else
-			g_hash_table_remove(self->wake_at, uuid);
 		p = mg_state_ensure_profile(self->rt.state, uuid);
 		if (!p->pending) {
 			p->pending = TRUE;
@@ -603,7 +602,6 @@ mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 		break;
 	case MG_ACTION_ASSIGN_AND_REACTIVATE: {
 		const char *iface = mg_service_active_iface(self, uuid);
-		g_hash_table_remove(self->wake_at, uuid);
 		if (mg_service_assign(self, rc, klass, &policy, FALSE)) {
 			g_message("profile '%s': no client connected in its quiet hours; "
 				  "restarting the hotspot with its new address",
@@ -614,12 +612,6 @@ mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 		break;
 	}
 	case MG_ACTION_KEEP:
-		if (d.wake_at != 0)
-			g_hash_table_replace(self->wake_at,
-					     g_strdup(uuid),
-					     g_memdup2(&d.wake_at, sizeof(d.wake_at)));
-		else
-			g_hash_table_remove(self->wake_at, uuid);
 		break;
 	default:
 		g_assert_not_reached();
@@ -1067,22 +1059,8 @@ mg_service_report_verdict(MgService *self,
 	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
 	g_autofree char *digest = NULL;
 
-	if (!mg_verdict_parse(verdict_text, &verdict)) {
-		g_set_error(error,
-			    G_IO_ERROR,
-			    G_IO_ERROR_INVALID_ARGUMENT,
-			    "verdict '%s' is not clean, conflict or unchecked",
-			    verdict_text);
+	if (!mg_verdict_report_check(iface, address, verdict_text, evidence, &verdict, &mac, error))
 		return NULL;
-	}
-	if (!mg_evidence_is_valid(evidence) || !mg_iface_name_is_valid(iface) ||
-	    !mg_mac_parse(address, &mac, NULL)) {
-		g_set_error_literal(error,
-				    G_IO_ERROR,
-				    G_IO_ERROR_INVALID_ARGUMENT,
-				    "the interface, address or evidence is malformed");
-		return NULL;
-	}
 	rc = mg_service_lookup_profile(self, profile, error);
 	if (rc == NULL)
 		return NULL;

@@ -54,6 +54,7 @@ exec /usr/lib/NetworkManager/nm-dispatcher --persist --debug
 """
 
 MAC_RE = re.compile(r"^[0-9a-f]{2}(:[0-9a-f]{2}){5}$")
+SANITIZER_RE = re.compile(r"ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:")
 
 NM_CONF = """[main]
 plugins=keyfile
@@ -264,7 +265,16 @@ class NmNetns:
         for ns in reversed(self.namespaces):
             subprocess.run(["ip", "netns", "del", ns], capture_output=True)
         self.namespaces.clear()
+        # In a sanitizer build, what a daemon or the hook reported must not
+        # go unseen just because the behaviour under test held.
+        reports = []
+        for name in sorted(os.listdir(self.dir)) if os.path.isdir(self.dir) else []:
+            if name.endswith(".log"):
+                with open(os.path.join(self.dir, name), encoding="utf-8", errors="replace") as f:
+                    reports += [f"{name}: {line.rstrip()}" for line in f if SANITIZER_RE.search(line)]
         shutil.rmtree(self.dir, ignore_errors=True)
+        if reports:
+            raise RuntimeError("sanitizer reports:\n" + "\n".join(reports[:40]))
 
     def __enter__(self):
         return self.start()
