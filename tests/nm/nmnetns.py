@@ -217,7 +217,14 @@ class NmNetns:
         self.env["STATE_DIRECTORY"] = os.path.join(self.dir, "state")
         self.env["RUNTIME_DIRECTORY"] = os.path.join(self.dir, "run")
         self.env["CONFIGURATION_DIRECTORY"] = os.path.join(self.dir, "config")
-        return self.spawn("macguised", exe, *args, ns=self.ns)
+        # MG_VALGRIND=1: macguised under memcheck, its report checked at stop.
+        wrap = []
+        if os.environ.get("MG_VALGRIND") == "1":
+            supp = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "valgrind.supp")
+            wrap = ["valgrind", "--leak-check=full", "--show-leak-kinds=definite",
+                    "--errors-for-leak-kinds=definite", f"--suppressions={supp}",
+                    f"--log-file={self.dir}/valgrind-macguised-%p.txt"]
+        return self.spawn("macguised", *wrap, exe, *args, ns=self.ns)
 
     def start_dispatcher(self, hook=None):
         """NetworkManager's own nm-dispatcher, in a mount namespace of its
@@ -272,9 +279,18 @@ class NmNetns:
             if name.endswith(".log"):
                 with open(os.path.join(self.dir, name), encoding="utf-8", errors="replace") as f:
                     reports += [f"{name}: {line.rstrip()}" for line in f if SANITIZER_RE.search(line)]
+        for name in sorted(os.listdir(self.dir)) if os.path.isdir(self.dir) else []:
+            if name.startswith("valgrind-"):
+                with open(os.path.join(self.dir, name), encoding="utf-8", errors="replace") as f:
+                    text = f.read()
+                # A process ended by SIGKILL writes no summary: nothing to judge.
+                if "ERROR SUMMARY:" in text and "ERROR SUMMARY: 0 errors" not in text:
+                    reports += [f"{name}: {line}" for line in text.splitlines()
+                                if "definitely lost" in line or "Invalid" in line
+                                or "uninitialised" in line or "ERROR SUMMARY" in line]
         shutil.rmtree(self.dir, ignore_errors=True)
         if reports:
-            raise RuntimeError("sanitizer reports:\n" + "\n".join(reports[:40]))
+            raise RuntimeError("sanitizer or memcheck reports:\n" + "\n".join(reports[:40]))
 
     def __enter__(self):
         return self.start()
