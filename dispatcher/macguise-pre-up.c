@@ -59,15 +59,12 @@ main(int argc, char **argv)
 	const char *action = getenv("NM_DISPATCHER_ACTION");
 	const char *uuid = getenv("CONNECTION_UUID");
 
-	(void)argc;
-	if (action == NULL && argc > 2)
-		action = argv[2];
 	/* --help, --version and the like: the full program answers. */
-	if (argc > 1 && argv[1][0] == '-')
-		action = "pre-up";
-	if (action == NULL || strcmp(action, "pre-up") != 0)
-		return 0;
 	if (argc <= 1 || argv[1][0] != '-') {
+		if (action == NULL && argc > 2)
+			action = argv[2];
+		if (action == NULL || strcmp(action, "pre-up") != 0)
+			return 0;
 		if (uuid != NULL && mg_index_skips(uuid))
 			return 0;
 	}

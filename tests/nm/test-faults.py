@@ -44,12 +44,12 @@ def keyfile_macs():
     return out
 
 
-def history():
-    with open(os.path.join(STATE, "secret.key"), "rb") as f:
+def history(d=STATE):
+    """The reuse history's key and digests in state directory @d."""
+    with open(os.path.join(d, "secret.key"), "rb") as f:
         key = f.read()
-    with open(os.path.join(STATE, "state"), encoding="utf-8") as f:
-        text = f.read()
-    return key, set(re.findall(r"^([0-9a-f]{32})=", text, re.M))
+    with open(os.path.join(d, "state"), encoding="utf-8") as f:
+        return key, set(re.findall(r"^([0-9a-f]{32})=", f.read(), re.M))
 
 
 def digest(key, mac):
@@ -229,7 +229,7 @@ def full_then_read_only_state_directory():
         # Writable again: the retry (5 s, 10 s, ...) goes through by itself.
         subprocess.run(["mount", "-o", "remount,rw", small], check=True)
         new = NM.wait_cloned("f0", other_than=old_mac, timeout=60)
-        key, digests = history_of(small)
+        key, digests = history(small)
         assert digest(key, new) in digests
         assert "the state directory is writable again" in open(log, encoding="utf-8").read()
         NM.end("macguised")
@@ -237,13 +237,6 @@ def full_then_read_only_state_directory():
         NM.env["STATE_DIRECTORY"] = STATE
         if mounted(small):
             subprocess.run(["umount", small], check=False)
-
-
-def history_of(d):
-    with open(os.path.join(d, "secret.key"), "rb") as f:
-        key = f.read()
-    with open(os.path.join(d, "state"), encoding="utf-8") as f:
-        return key, set(re.findall(r"^([0-9a-f]{32})=", f.read(), re.M))
 
 
 try:
