@@ -12,6 +12,7 @@ static const char *const mg_event_names[] = {
 	[MG_EVENT_TIMER] = "timer",
 	[MG_EVENT_BOOT] = "boot",
 	[MG_EVENT_CLOCK_JUMP] = "clock-jump",
+	[MG_EVENT_LINK_SET] = "link-set",
 };
 
 static const char *const mg_action_names[] = {

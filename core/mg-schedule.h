@@ -15,6 +15,7 @@ typedef enum {
 	MG_EVENT_TIMER,      /* a wake-up the schedule asked for */
 	MG_EVENT_BOOT,       /* the boot step, before NetworkManager starts */
 	MG_EVENT_CLOCK_JUMP, /* the wall clock moved (suspend, NTP) */
+	MG_EVENT_LINK_SET,   /* an activation has set the link's address */
 } MgEvent;
 
 typedef enum {

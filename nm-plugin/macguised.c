@@ -30,6 +30,7 @@ main(int argc, char **argv)
 	gboolean version = FALSE;
 	gboolean boot = FALSE;
 	g_autofree char *keyfile_dir = NULL;
+	g_autofree char *nm_conf_dir = NULL;
 	const GOptionEntry entries[] = {
 		{ "debug",
 		  'd',
@@ -60,6 +61,14 @@ main(int argc, char **argv)
 		  &keyfile_dir,
 		  N_("With --boot: NetworkManager's keyfile directory "
 		     "(default /etc/NetworkManager/system-connections)"),
+		  "DIR" },
+		{ "nm-conf-dir",
+		  0,
+		  0,
+		  G_OPTION_ARG_FILENAME,
+		  &nm_conf_dir,
+		  N_("With --boot: where to write NetworkManager's first-contact defaults "
+		     "(default /run/NetworkManager/conf.d)"),
 		  "DIR" },
 		{ NULL },
 	};
@@ -103,6 +112,7 @@ main(int argc, char **argv)
 	if (boot) {
 		guint rewritten = 0;
 		if (!mg_boot_run(keyfile_dir != NULL ? keyfile_dir : MG_BOOT_DEFAULT_KEYFILE_DIR,
+				 nm_conf_dir != NULL ? nm_conf_dir : MG_BOOT_DEFAULT_NM_CONF_DIR,
 				 state_dir,
 				 config_path,
 				 &rewritten,

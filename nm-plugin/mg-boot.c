@@ -6,8 +6,10 @@
 #include "mg-boot.h"
 
 #include <NetworkManager.h>
+#include <errno.h>
 #include <string.h>
 
+#include "mg-first-contact.h"
 #include "mg-neighbours.h"
 #include "mg-profile.h"
 #include "mg-schedule.h"
@@ -59,6 +61,30 @@ mg_boot_clear(MgBoot *b)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(MgBoot, mg_boot_clear)
 
+/* A new address goes into the state, durably, before the keyfile: if the
+ * keyfile write is then lost, the profile keeps an address the history
+ * knows, never one macguise would hand out again. With harden, a new
+ * stable-id epoch goes with it. */
+static gboolean
+mg_boot_record(MgBoot *b, NMConnection *connection, GKeyFile *kf, const MgPolicy *policy, const MgMac *mac)
+{
+	MgProfileState *p = mg_state_ensure_profile(b->rt.state, nm_connection_get_uuid(connection));
+	guint32 jitter;
+
+	if (policy->harden) {
+		g_autofree char *stable_id = mg_profile_new_stable_id();
+		g_key_file_set_string(kf, "connection", "stable-id", stable_id);
+	}
+	mg_random_fill(b->rt.rng, &jitter, sizeof(jitter));
+	mg_state_assign(b->rt.state,
+			p,
+			mac,
+			b->now,
+			mg_schedule_due_at(policy, b->now, jitter),
+			b->rt.boot_id);
+	return mg_runtime_save(&b->rt);
+}
+
 /* Returns TRUE when the file was rewritten. */
 static gboolean
 mg_boot_profile(MgBoot *b, const char *dir, const char *path)
@@ -67,14 +93,12 @@ mg_boot_profile(MgBoot *b, const char *dir, const char *path)
 	g_autoptr(GError) error = NULL;
 	g_autoptr(NMConnection) connection = NULL;
 	g_autofree char *data = NULL;
-	g_autofree char *stable_id = NULL;
-	MgScheduleState st;
 	MgProfileState *p;
 	MgPolicy policy;
-	MgDecision d;
+	MgSnapshot snap;
+	MgReconcile r;
 	MgClass klass;
 	char text[MG_MAC_STRLEN];
-	guint32 jitter;
 	gsize len = 0;
 	MgMac mac;
 
@@ -88,28 +112,29 @@ mg_boot_profile(MgBoot *b, const char *dir, const char *path)
 	if (klass == MG_CLASS_NONE || nm_connection_get_uuid(connection) == NULL)
 		return FALSE;
 	p = mg_state_get_profile(b->rt.state, nm_connection_get_uuid(connection));
-	if (p != NULL && p->user_owned)
-		return FALSE;
-	if (mg_profile_set_by_hand(b->rt.state, p, mg_profile_cloned_mac(connection, klass)))
-		return FALSE; /* the running service marks and reports it */
 	mg_profile_policy(&b->rt.config, b->rt.catalogue, connection, klass, &policy);
-	mg_profile_schedule_state(p, &st);
-	d = mg_schedule_decide(&policy, &st, FALSE, b->rt.boot_id, b->now, MG_EVENT_BOOT);
-	if (d.action != MG_ACTION_ASSIGN_NOW) {
+	mg_profile_snapshot(
+	    b->rt.state, p, mg_profile_cloned_mac(connection, klass), &policy, &snap);
+	r = mg_reconcile(&snap, b->rt.boot_id, b->now, MG_EVENT_BOOT);
+	/* Only writes happen here; what changes the state alone (set by
+	 * hand, handed back, adopted) the running service does and reports. */
+	if ((r.actions & (MG_DO_ASSIGN | MG_DO_REWRITE)) == 0) {
 		mg_policy_clear(&policy);
 		return FALSE;
 	}
-	/* No devices before NetworkManager: keep-vendor keeps the block of the
-	 * profile's current address, which came from the device's. */
-	if (!mg_profile_draw(b->rt.catalogue,
-			     b->rt.state,
-			     b->rt.rng,
-			     klass,
-			     &policy,
-			     p != NULL && p->has_address ? &p->address : NULL,
-			     b->taken,
-			     &mac,
-			     &error)) {
+	if ((r.actions & MG_DO_REWRITE) != 0) {
+		mac = p->address; /* a reverted keyfile gets its current address back */
+	} else if (!mg_profile_draw(b->rt.catalogue,
+				    b->rt.state,
+				    b->rt.rng,
+				    klass,
+				    &policy,
+				    /* No devices before NetworkManager: keep-vendor keeps
+				     * the block of the current address, the device's. */
+				    p != NULL && p->has_address ? &p->address : NULL,
+				    b->taken,
+				    &mac,
+				    &error)) {
 		g_warning("profile '%s': no address to give it: %s",
 			  nm_connection_get_id(connection),
 			  error->message);
@@ -125,23 +150,11 @@ mg_boot_profile(MgBoot *b, const char *dir, const char *path)
 				      mg_boot_group(kf, "802-3-ethernet", "ethernet"),
 				      "cloned-mac-address",
 				      text);
-	if (policy.harden) {
-		stable_id = mg_profile_new_stable_id();
-		g_key_file_set_string(kf, "connection", "stable-id", stable_id);
-	}
-	mg_random_fill(b->rt.rng, &jitter, sizeof(jitter));
-	/* The state first: if the keyfile write is then lost, the profile keeps
-	 * an address the history knows, never one macguise would hand out again. */
-	p = mg_state_ensure_profile(b->rt.state, nm_connection_get_uuid(connection));
-	mg_state_assign(b->rt.state,
-			p,
-			&mac,
-			b->now,
-			mg_schedule_due_at(&policy, b->now, jitter),
-			b->rt.boot_id);
-	mg_policy_clear(&policy);
-	if (!mg_runtime_save(&b->rt))
+	if ((r.actions & MG_DO_ASSIGN) != 0 && !mg_boot_record(b, connection, kf, &policy, &mac)) {
+		mg_policy_clear(&policy);
 		return FALSE; /* logged; the profile keeps its address */
+	}
+	mg_policy_clear(&policy);
 	data = g_key_file_to_data(kf, &len, NULL);
 	if (!g_file_set_contents_full(path,
 				      data,
@@ -157,15 +170,35 @@ mg_boot_profile(MgBoot *b, const char *dir, const char *path)
 		g_message("profile '%s': new address #%s at boot (%s)",
 			  nm_connection_get_id(connection),
 			  digest,
-			  d.reason);
+			  r.reason);
 		g_debug(
 		    "profile '%s': new address %s at boot", nm_connection_get_id(connection), text);
 	}
 	return TRUE;
 }
 
+static void
+mg_boot_first_contact(MgBoot *b, const char *nm_conf_dir)
+{
+	g_autoptr(GError) error = NULL;
+	g_autofree char *path = g_build_filename(nm_conf_dir, MG_FIRST_CONTACT_FILE, NULL);
+	g_autofree char *conf =
+	    mg_first_contact_conf(b->rt.catalogue, b->rt.rng, MG_FIRST_CONTACT_DRAWS, &error);
+
+	if (conf == NULL || g_mkdir_with_parents(nm_conf_dir, 0755) != 0 ||
+	    !g_file_set_contents_full(
+		path, conf, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0644, &error)) {
+		g_warning("cannot write NetworkManager's first-contact defaults to %s: %s",
+			  path,
+			  error != NULL ? error->message : g_strerror(errno));
+		return;
+	}
+	g_message("first-contact defaults written to %s", path);
+}
+
 gboolean
 mg_boot_run(const char *keyfile_dir,
+	    const char *nm_conf_dir,
 	    const char *state_dir,
 	    const char *config_path,
 	    guint *rewritten,
@@ -193,5 +226,6 @@ mg_boot_run(const char *keyfile_dir,
 		if (mg_boot_profile(&b, keyfile_dir, g_ptr_array_index(names, i)))
 			(*rewritten)++;
 	}
+	mg_boot_first_contact(&b, nm_conf_dir);
 	return TRUE;
 }

@@ -6,12 +6,17 @@
 G_BEGIN_DECLS
 
 #define MG_BOOT_DEFAULT_KEYFILE_DIR "/etc/NetworkManager/system-connections"
+/* Where NetworkManager reads configuration that lasts until shutdown. */
+#define MG_BOOT_DEFAULT_NM_CONF_DIR "/run/NetworkManager/conf.d"
 
 /* The boot step, run before NetworkManager starts: every managed profile
  * whose address is due (the machine may have been off for a week) gets a new
  * one written straight into its keyfile, so none comes up with a stale
- * address. Sets @rewritten to how many were. */
+ * address. Sets @rewritten to how many were. Then it writes NetworkManager's
+ * first-contact defaults (mg-first-contact.h) into @nm_conf_dir, drawn anew.
+ * A failure there is logged: the profiles' addresses matter more. */
 gboolean mg_boot_run(const char *keyfile_dir,
+		     const char *nm_conf_dir,
 		     const char *state_dir,
 		     const char *config_path,
 		     guint *rewritten,

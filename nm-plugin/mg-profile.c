@@ -19,13 +19,14 @@ mg_profile_class(NMConnection *connection)
 {
 	const char *type = nm_connection_get_connection_type(connection);
 
-	/* What NetworkManager made up itself (a device someone configured by
-	 * hand, a volatile profile) is not anyone's profile: writing it to
-	 * disk would make it one. */
+	/* What NetworkManager made up for a link configured outside it
+	 * (external, volatile) is not anyone's profile: writing it to disk
+	 * would make it one. Its automatic "Wired connection 1" (generated,
+	 * in memory, neither of those) is the profile a new adapter meets its
+	 * first network with: that one is ours. */
 	if (NM_IS_REMOTE_CONNECTION(connection) &&
 	    (nm_remote_connection_get_flags(NM_REMOTE_CONNECTION(connection)) &
-	     (NM_SETTINGS_CONNECTION_FLAG_NM_GENERATED | NM_SETTINGS_CONNECTION_FLAG_VOLATILE |
-	      NM_SETTINGS_CONNECTION_FLAG_EXTERNAL)) != 0)
+	     (NM_SETTINGS_CONNECTION_FLAG_VOLATILE | NM_SETTINGS_CONNECTION_FLAG_EXTERNAL)) != 0)
 		return MG_CLASS_NONE;
 	if (g_strcmp0(type, NM_SETTING_WIRED_SETTING_NAME) == 0)
 		return MG_CLASS_ETHERNET;
@@ -120,19 +121,40 @@ mg_profile_policy(const MgConfig *config,
 	mg_profile_policy_full(config, catalogue, connection, klass, policy, NULL);
 }
 
-gboolean
-mg_profile_set_by_hand(MgState *state, const MgProfileState *profile, const char *cloned)
+MgProfileAddress
+mg_profile_address_kind(MgState *state, const MgProfileState *profile, const char *cloned)
 {
+	gint64 drawn_at;
 	MgMac m;
 
 	if (cloned == NULL || cloned[0] == '\0')
-		return FALSE;
+		return MG_PROFILE_ADDRESS_UNSET;
 	if (!mg_mac_parse(cloned, &m, NULL))
-		return TRUE; /* permanent, preserve, random, stable */
+		return MG_PROFILE_ADDRESS_BY_HAND; /* permanent, preserve, random, stable */
 	if (profile != NULL && profile->has_address && mg_mac_equal(&m, &profile->address))
-		return FALSE;
-	/* An earlier macguise address: libnm's cache can lag a write briefly. */
-	return !mg_state_was_used(state, &m);
+		return MG_PROFILE_ADDRESS_CURRENT;
+	drawn_at = mg_state_remembered_at(state, &m);
+	if (drawn_at == 0)
+		return MG_PROFILE_ADDRESS_BY_HAND;
+	/* Recorded before it was written: newer than the current one means
+	 * the write happened and the state missed it. */
+	if (profile == NULL || !profile->has_address || drawn_at > profile->assigned_at)
+		return MG_PROFILE_ADDRESS_UNRECORDED;
+	return MG_PROFILE_ADDRESS_OLDER;
+}
+
+void
+mg_profile_snapshot(MgState *state,
+		    const MgProfileState *profile,
+		    const char *cloned,
+		    const MgPolicy *policy,
+		    MgSnapshot *snap)
+{
+	memset(snap, 0, sizeof(*snap));
+	snap->policy = policy;
+	mg_profile_schedule_state(profile, &snap->schedule);
+	snap->user_owned = profile != NULL && profile->user_owned;
+	snap->address = mg_profile_address_kind(state, profile, cloned);
 }
 
 char *

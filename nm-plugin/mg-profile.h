@@ -6,6 +6,7 @@
 #include "mg-catalogue.h"
 #include "mg-config.h"
 #include "mg-random.h"
+#include "mg-reconcile.h"
 #include "mg-schedule.h"
 #include "mg-state.h"
 
@@ -54,9 +55,16 @@ void mg_profile_policy_full(const MgConfig *config,
 			    MgClass klass,
 			    MgPolicy *policy,
 			    GPtrArray *problems);
-/* An explicit MAC that macguise did not give the profile (now or before),
- * or one of permanent, preserve, random, stable. */
-gboolean mg_profile_set_by_hand(MgState *state, const MgProfileState *profile, const char *cloned);
+/* What the profile's cloned-mac-address is to macguise (see MgProfileAddress). */
+MgProfileAddress
+mg_profile_address_kind(MgState *state, const MgProfileState *profile, const char *cloned);
+/* The part of mg_reconcile()'s snapshot that the state and the profile's
+ * settings give; the caller adds what NetworkManager says (active, link). */
+void mg_profile_snapshot(MgState *state,
+			 const MgProfileState *profile,
+			 const char *cloned,
+			 const MgPolicy *policy,
+			 MgSnapshot *snap);
 /* A fresh connection.stable-id epoch, so that IPv6 stable-privacy
  * addresses and DHCP identifiers change with the MAC. */
 char *mg_profile_new_stable_id(void);

@@ -29,7 +29,11 @@ struct _MgService {
 	GObject parent_instance;
 	MgRuntime rt;
 	NMClient *client;
-	GHashTable *active;     /* UUIDs of profiles with an active connection */
+	GHashTable *active;     /* UUID -> D-Bus path of its active connection */
+	gboolean synced;        /* the active connections found at start are known */
+	GHashTable *writes;     /* UUID -> MgWriteState: failures, and an unwritten address */
+	GHashTable *settling;   /* UUID -> MgMac written, until libnm's copy shows it */
+	GHashTable *watch_link; /* UUIDs whose first contact waits for the link's address */
 	GHashTable *in_flight;  /* UUIDs whose profile write has not returned */
 	GQueue deferred;        /* UUIDs due a write while MG_SERVICE_MAX_WRITES were under way */
 	GHashTable *deferred_set;
@@ -46,6 +50,16 @@ struct _MgService {
 
 G_DEFINE_TYPE(MgService, mg_service, G_TYPE_OBJECT)
 
+/* A profile's writes: failures in a row, when to try again, and an address
+ * drawn and recorded but not yet in the profile (a retry writes it rather
+ * than drawing, and filling the history, again). */
+typedef struct {
+	guint failures;
+	gint64 retry_at;
+	gboolean has_drawn;
+	MgMac drawn;
+} MgWriteState;
+
 /* Profile writes under way at once. The system bus refuses a client more
  * than max_replies_per_connection (128 on Debian) pending calls, and a
  * refused write would stall its profile; a few at a time keep
@@ -53,12 +67,15 @@ G_DEFINE_TYPE(MgService, mg_service, G_TYPE_OBJECT)
 #define MG_SERVICE_MAX_WRITES 16
 
 /* A state file that cannot be written (a full or read-only file system) is
- * tried again after 5 s, then 10 s, … up to 10 min. */
-#define MG_SERVICE_SAVE_RETRY_FIRST 5
-#define MG_SERVICE_SAVE_RETRY_MAX 600
+ * tried again with the back-off of a failed profile write: 5 s, 10 s, … up
+ * to 10 min (mg_reconcile_retry_at). */
 
 static void mg_service_evaluate_all(MgService *self, MgEvent event);
 static void mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event);
+static void mg_service_evaluate_activation(MgService *self,
+					   NMRemoteConnection *rc,
+					   MgLinkAddress link,
+					   const MgMac *link_mac);
 static void mg_service_rearm(MgService *self);
 static void mg_service_schedule_publish(MgService *self);
 static gboolean
@@ -80,6 +97,9 @@ mg_service_finalize(GObject *object)
 	}
 	g_clear_object(&self->client);
 	g_clear_pointer(&self->active, g_hash_table_unref);
+	g_clear_pointer(&self->writes, g_hash_table_unref);
+	g_clear_pointer(&self->settling, g_hash_table_unref);
+	g_clear_pointer(&self->watch_link, g_hash_table_unref);
 	g_clear_pointer(&self->in_flight, g_hash_table_unref);
 	g_queue_clear_full(&self->deferred, g_free);
 	g_clear_pointer(&self->deferred_set, g_hash_table_unref);
@@ -100,7 +120,10 @@ mg_service_class_init(MgServiceClass *klass)
 static void
 mg_service_init(MgService *self)
 {
-	self->active = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	self->active = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	self->writes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	self->settling = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	self->watch_link = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	self->in_flight = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	g_queue_init(&self->deferred);
 	self->deferred_set = g_hash_table_new(g_str_hash, g_str_equal);
@@ -137,9 +160,8 @@ mg_service_save(MgService *self)
 		g_clear_handle_id(&self->save_retry_id, g_source_remove);
 		return TRUE;
 	}
-	delay = MG_SERVICE_SAVE_RETRY_FIRST << MIN(self->save_failures, 7);
-	delay = MIN(delay, MG_SERVICE_SAVE_RETRY_MAX);
 	self->save_failures++;
+	delay = (guint)mg_reconcile_retry_at(self->save_failures, 0);
 	if (self->save_retry_id == 0)
 		self->save_retry_id = g_timeout_add_seconds(delay, mg_service_save_retry, self);
 	return FALSE;
@@ -277,68 +299,116 @@ typedef struct {
 	char *uuid;
 	char *id;
 	MgMac mac;
-	gint64 due_at;
+	gboolean assign;       /* a new address (else the current one written again) */
+	gint64 due_at;         /* for a new address */
 	gboolean for_conflict; /* a recovery, not a rotation */
-} MgAssignment;
+} MgWrite;
 
 static void
-mg_assignment_free(MgAssignment *a)
+mg_write_free(MgWrite *w)
 {
-	g_object_unref(a->self);
-	g_free(a->uuid);
-	g_free(a->id);
-	g_free(a);
+	g_object_unref(w->self);
+	g_free(w->uuid);
+	g_free(w->id);
+	g_free(w);
+}
+
+static MgWriteState *
+mg_service_write_state(MgService *self, const char *uuid)
+{
+	MgWriteState *ws = g_hash_table_lookup(self->writes, uuid);
+	if (ws == NULL) {
+		ws = g_new0(MgWriteState, 1);
+		g_hash_table_insert(self->writes, g_strdup(uuid), ws);
+	}
+	return ws;
 }
 
 static void
-mg_service_assign_done(GObject *source, GAsyncResult *result, gpointer user_data)
+mg_service_write_failed(MgService *self, MgWrite *w, const GError *error)
 {
-	MgAssignment *a = user_data;
-	MgService *self = a->self;
+	MgWriteState *ws = mg_service_write_state(self, w->uuid);
+	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
+
+	ws->failures++;
+	ws->retry_at = mg_reconcile_retry_at(ws->failures, now);
+	if (w->assign) {
+		ws->has_drawn = TRUE;
+		ws->drawn = w->mac;
+	}
+	g_hash_table_remove(self->reactivate, w->uuid);
+	g_warning("profile '%s': cannot write its address (trying again in %" G_GINT64_FORMAT
+		  " s): %s",
+		  w->id,
+		  ws->retry_at - now,
+		  error->message);
+}
+
+static void
+mg_service_write_succeeded(MgService *self, MgWrite *w)
+{
+	MgProfileState *p = mg_state_ensure_profile(self->rt.state, w->uuid);
+	g_autofree char *digest = mg_state_log_digest(self->rt.state, &w->mac);
+	g_autofree char *text = mg_mac_to_string(&w->mac);
+
+	g_hash_table_remove(self->writes, w->uuid);
+	/* libnm's copy of the profile lags the write: until it shows the new
+	 * address, the old one there is not a revert. */
+	g_hash_table_replace(self->settling, g_strdup(w->uuid), g_memdup2(&w->mac, sizeof(w->mac)));
+	if (!w->assign) {
+		g_message("profile '%s': address #%s written again", w->id, digest);
+		return;
+	}
+	mg_state_assign(self->rt.state,
+			p,
+			&w->mac,
+			g_get_real_time() / G_USEC_PER_SEC,
+			w->due_at,
+			self->rt.boot_id);
+	if (!w->for_conflict) {
+		/* A rotation starts afresh: earlier conflicts were elsewhere. */
+		p->recovery_attempts = 0;
+		p->recovery_failed = FALSE;
+	}
+	mg_service_save(self);
+	g_message("profile '%s': new address #%s (generation %" G_GUINT64_FORMAT ")",
+		  w->id,
+		  digest,
+		  p->generation);
+	g_debug("profile '%s': new address %s", w->id, text);
+}
+
+/* Rotated while up (on request, for a conflict, a spent address, a revert):
+ * up again on the same device, so the new MAC takes effect now. */
+static void
+mg_service_reactivate_now(MgService *self, NMRemoteConnection *rc, const char *uuid)
+{
+	const char *iface = g_hash_table_lookup(self->reactivate, uuid);
+	NMDevice *device;
+
+	if (iface == NULL)
+		return;
+	device = iface[0] != '\0' ? nm_client_get_device_by_iface(self->client, iface) : NULL;
+	nm_client_activate_connection_async(
+	    self->client, NM_CONNECTION(rc), device, NULL, NULL, mg_service_reactivate_done, NULL);
+	g_hash_table_remove(self->reactivate, uuid);
+}
+
+static void
+mg_service_write_done(GObject *source, GAsyncResult *result, gpointer user_data)
+{
+	MgWrite *w = user_data;
+	MgService *self = w->self;
 	g_autoptr(GError) error = NULL;
 	g_autoptr(GVariant) ret =
 	    nm_remote_connection_update2_finish(NM_REMOTE_CONNECTION(source), result, &error);
 
-	g_hash_table_remove(self->in_flight, a->uuid);
+	g_hash_table_remove(self->in_flight, w->uuid);
 	if (ret == NULL) {
-		g_warning("profile '%s': cannot write its new address: %s", a->id, error->message);
+		mg_service_write_failed(self, w, error);
 	} else {
-		MgProfileState *p = mg_state_ensure_profile(self->rt.state, a->uuid);
-		g_autofree char *digest = mg_state_log_digest(self->rt.state, &a->mac);
-		g_autofree char *text = mg_mac_to_string(&a->mac);
-		mg_state_assign(self->rt.state,
-				p,
-				&a->mac,
-				g_get_real_time() / G_USEC_PER_SEC,
-				a->due_at,
-				self->rt.boot_id);
-		if (!a->for_conflict) {
-			/* A rotation starts afresh: earlier conflicts were elsewhere. */
-			p->recovery_attempts = 0;
-			p->recovery_failed = FALSE;
-		}
-		mg_service_save(self);
-		g_message("profile '%s': new address #%s (generation %" G_GUINT64_FORMAT ")",
-			  a->id,
-			  digest,
-			  p->generation);
-		g_debug("profile '%s': new address %s", a->id, text);
-	}
-	if (g_hash_table_lookup(self->reactivate, a->uuid) != NULL) {
-		/* Rotated while up, on request or after a conflict: bring it up
-		 * again so the new MAC takes effect now, on the same device. */
-		const char *iface = g_hash_table_lookup(self->reactivate, a->uuid);
-		NMDevice *device =
-		    iface[0] != '\0' ? nm_client_get_device_by_iface(self->client, iface) : NULL;
-		if (ret != NULL)
-			nm_client_activate_connection_async(self->client,
-							    NM_CONNECTION(source),
-							    device,
-							    NULL,
-							    NULL,
-							    mg_service_reactivate_done,
-							    NULL);
-		g_hash_table_remove(self->reactivate, a->uuid);
+		mg_service_write_succeeded(self, w);
+		mg_service_reactivate_now(self, NM_REMOTE_CONNECTION(source), w->uuid);
 	}
 	/* Anything that happened to it while the write was under way; then
 	 * the writes that waited for a free slot, oldest first. */
@@ -353,42 +423,18 @@ mg_service_assign_done(GObject *source, GAsyncResult *result, gpointer user_data
 			mg_service_evaluate(self, rc, MG_EVENT_TIMER);
 	}
 	mg_service_rearm(self);
-	mg_assignment_free(a);
+	mg_write_free(w);
 }
 
-/* Draws an address and starts writing it into the profile; FALSE if there
- * is none to give. */
-static gboolean
-mg_service_assign(MgService *self,
-		  NMRemoteConnection *rc,
-		  MgClass klass,
-		  const MgPolicy *policy,
-		  gboolean for_conflict)
+/* Starts writing @w's address into the profile (and a new stable-id epoch
+ * with @new_stable_id). */
+static void
+mg_service_write(MgService *self, NMRemoteConnection *rc, MgClass klass, gboolean new_stable_id, MgWrite *w)
 {
-	NMConnection *connection = NM_CONNECTION(rc);
-	g_autoptr(NMConnection) copy = nm_simple_connection_new_clone(connection);
-	g_autoptr(GError) error = NULL;
+	g_autoptr(NMConnection) copy = nm_simple_connection_new_clone(NM_CONNECTION(rc));
 	char text[MG_MAC_STRLEN];
-	MgAssignment *a;
-	guint32 jitter;
-	MgMac mac, hardware;
-	g_autoptr(GArray) taken = mg_service_device_macs(self);
 
-	if (!mg_profile_draw(self->rt.catalogue,
-			     self->rt.state,
-			     self->rt.rng,
-			     klass,
-			     policy,
-			     mg_service_hardware_mac(self, connection, klass, &hardware),
-			     taken,
-			     &mac,
-			     &error)) {
-		g_warning("profile '%s': no address to give it: %s",
-			  nm_connection_get_id(connection),
-			  error->message);
-		return FALSE;
-	}
-	mg_mac_format(&mac, text);
+	mg_mac_format(&w->mac, text);
 	if ((klass & MG_CLASS_WIRELESS) != 0) {
 		NMSettingWireless *s = nm_connection_get_setting_wireless(copy);
 		g_object_set(s, NM_SETTING_WIRELESS_CLONED_MAC_ADDRESS, text, NULL);
@@ -400,7 +446,7 @@ mg_service_assign(MgService *self,
 		}
 		g_object_set(s, NM_SETTING_WIRED_CLONED_MAC_ADDRESS, text, NULL);
 	}
-	if (policy->harden) {
+	if (new_stable_id) {
 		/* A new stable-id epoch: NetworkManager derives IPv6
 		 * stable-privacy addresses and DHCP identifiers from it, so they
 		 * change with the MAC instead of linking old and new. */
@@ -410,70 +456,89 @@ mg_service_assign(MgService *self,
 			     stable_id,
 			     NULL);
 	}
-
-	mg_random_fill(self->rt.rng, &jitter, sizeof(jitter));
-	a = g_new0(MgAssignment, 1);
-	a->self = g_object_ref(self);
-	a->uuid = g_strdup(nm_connection_get_uuid(connection));
-	a->id = g_strdup(nm_connection_get_id(connection));
-	a->mac = mac;
-	a->due_at = mg_schedule_due_at(policy, g_get_real_time() / G_USEC_PER_SEC, jitter);
-	a->for_conflict = for_conflict;
-	/* Into the history before NetworkManager has it: whatever happens
-	 * next, it is never handed out again and is known as ours. */
-	mg_state_remember(self->rt.state, &mac, g_get_real_time() / G_USEC_PER_SEC);
-	if (!mg_service_save(self)) {
-		/* Not durably ours yet: NetworkManager must not have it. */
-		g_warning("profile '%s': keeps its address until a new one can be recorded in "
-			  "the state; trying again later",
-			  a->id);
-		mg_assignment_free(a);
-		return FALSE;
-	}
-	g_hash_table_add(self->in_flight, g_strdup(a->uuid));
+	g_hash_table_add(self->in_flight, g_strdup(w->uuid));
 	nm_remote_connection_update2(rc,
 				     nm_connection_to_dbus(copy, NM_CONNECTION_SERIALIZE_ALL),
 				     NM_SETTINGS_UPDATE2_FLAG_TO_DISK,
 				     NULL,
 				     NULL,
-				     mg_service_assign_done,
-				     a);
+				     mg_service_write_done,
+				     w);
+}
+
+static MgWrite *
+mg_write_new(MgService *self, NMConnection *connection, const MgMac *mac)
+{
+	MgWrite *w = g_new0(MgWrite, 1);
+	w->self = g_object_ref(self);
+	w->uuid = g_strdup(nm_connection_get_uuid(connection));
+	w->id = g_strdup(nm_connection_get_id(connection));
+	w->mac = *mac;
+	return w;
+}
+
+/* Draws an address (or takes the one a failed write left) and starts
+ * writing it into the profile; FALSE if there is none to give. With
+ * @reactivate_iface ("": any device), the profile comes up again with it. */
+static gboolean
+mg_service_assign(MgService *self,
+		  NMRemoteConnection *rc,
+		  MgClass klass,
+		  const MgPolicy *policy,
+		  gboolean for_conflict,
+		  const char *reactivate_iface)
+{
+	NMConnection *connection = NM_CONNECTION(rc);
+	MgWriteState *ws = g_hash_table_lookup(self->writes, nm_connection_get_uuid(connection));
+	g_autoptr(GError) error = NULL;
+	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
+	MgWrite *w;
+	guint32 jitter;
+	MgMac mac, hardware;
+
+	if (ws != NULL && ws->has_drawn && !for_conflict) {
+		mac = ws->drawn;
+	} else {
+		g_autoptr(GArray) taken = mg_service_device_macs(self);
+		if (!mg_profile_draw(self->rt.catalogue,
+				     self->rt.state,
+				     self->rt.rng,
+				     klass,
+				     policy,
+				     mg_service_hardware_mac(self, connection, klass, &hardware),
+				     taken,
+				     &mac,
+				     &error)) {
+			g_warning("profile '%s': no address to give it: %s",
+				  nm_connection_get_id(connection),
+				  error->message);
+			return FALSE;
+		}
+		/* Into the history before NetworkManager has it: whatever
+		 * happens next, it is never handed out again and is known as
+		 * ours. */
+		mg_state_remember(self->rt.state, &mac, now);
+	}
+	w = mg_write_new(self, connection, &mac);
+	if (!mg_service_save(self)) {
+		/* Not durably ours yet: NetworkManager must not have it. */
+		g_warning("profile '%s': keeps its address until a new one can be recorded in "
+			  "the state; trying again later",
+			  w->id);
+		mg_write_free(w);
+		return FALSE;
+	}
+	mg_random_fill(self->rt.rng, &jitter, sizeof(jitter));
+	w->assign = TRUE;
+	w->due_at = mg_schedule_due_at(policy, now, jitter);
+	w->for_conflict = for_conflict;
+	if (reactivate_iface != NULL)
+		g_hash_table_replace(self->reactivate, g_strdup(w->uuid), g_strdup(reactivate_iface));
+	mg_service_write(self, rc, klass, policy->harden, w);
 	return TRUE;
 }
 
 /* Deciding -------------------------------------------------------------------- */
-
-/* An address drawn for the profile is recorded in the history before it is
- * written; if macguised stopped after NetworkManager took it but before the
- * state said so, the profile holds an address newer than the state's. It is
- * ours: make it the current one. (An older one is libnm's cache lagging a
- * write, and is not taken back.) */
-static gboolean
-mg_service_adopt_unrecorded(MgService *self,
-			    NMConnection *connection,
-			    const MgPolicy *policy,
-			    MgProfileState *p)
-{
-	const char *cloned = mg_profile_cloned_mac(connection, mg_profile_class(connection));
-	gint64 drawn_at;
-	MgMac mac;
-
-	if (p == NULL || cloned == NULL || !mg_mac_parse(cloned, &mac, NULL) ||
-	    (p->has_address && mg_mac_equal(&mac, &p->address)))
-		return FALSE;
-	drawn_at = mg_state_remembered_at(self->rt.state, &mac);
-	if (drawn_at == 0 || (p->has_address && drawn_at <= p->assigned_at))
-		return FALSE;
-	mg_state_assign(self->rt.state,
-			p,
-			&mac,
-			drawn_at,
-			mg_schedule_due_at(policy, drawn_at, G_MAXUINT32 / 2),
-			self->rt.boot_id);
-	g_message("profile '%s': took up the address it was given before a restart",
-		  nm_connection_get_id(connection));
-	return TRUE;
-}
 
 /* The interface the profile is active on, or NULL. */
 static const char *
@@ -514,109 +579,217 @@ mg_service_quiet_hours_state(MgService *self, const char *uuid, MgScheduleState 
 	st->idle = stations == 0;
 }
 
+/* A write that returned but that libnm's copy does not show yet. */
+static gboolean
+mg_service_settling(MgService *self, const char *uuid, const char *cloned)
+{
+	const MgMac *written = g_hash_table_lookup(self->settling, uuid);
+	MgMac mac;
+
+	if (written == NULL)
+		return FALSE;
+	if (cloned != NULL && mg_mac_parse(cloned, &mac, NULL) && mg_mac_equal(&mac, written)) {
+		g_hash_table_remove(self->settling, uuid);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+typedef struct {
+	MgEvent event;
+	gboolean new_activation;
+	MgLinkAddress link;
+	const MgMac *link_mac; /* with MG_LINK_ADOPTABLE */
+} MgTrigger;
+
+static MgReconcile
+mg_service_decide(MgService *self,
+		  NMConnection *connection,
+		  MgClass klass,
+		  const MgPolicy *policy,
+		  const MgTrigger *t)
+{
+	const char *uuid = nm_connection_get_uuid(connection);
+	const char *cloned = mg_profile_cloned_mac(connection, klass);
+	MgWriteState *ws = g_hash_table_lookup(self->writes, uuid);
+	MgSnapshot snap;
+
+	mg_profile_snapshot(
+	    self->rt.state, mg_state_get_profile(self->rt.state, uuid), cloned, policy, &snap);
+	snap.active = g_hash_table_contains(self->active, uuid);
+	snap.in_flight =
+	    g_hash_table_contains(self->in_flight, uuid) || mg_service_settling(self, uuid, cloned);
+	snap.new_activation = t->new_activation;
+	snap.link = t->link;
+	snap.retry_at = ws != NULL ? ws->retry_at : 0;
+	if (snap.active && klass == MG_CLASS_AP && policy->quiet_start >= 0)
+		mg_service_quiet_hours_state(self, uuid, &snap.schedule);
+	return mg_reconcile(&snap, self->rt.boot_id, g_get_real_time() / G_USEC_PER_SEC, t->event);
+}
+
+/* What changes the state alone; the decision is then made again. */
 static void
-mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
+mg_service_apply_state(MgService *self, NMConnection *connection, MgClass klass, const MgPolicy *policy, guint actions)
+{
+	const char *uuid = nm_connection_get_uuid(connection);
+	const char *id = nm_connection_get_id(connection);
+	MgProfileState *p = mg_state_ensure_profile(self->rt.state, uuid);
+
+	if ((actions & MG_DO_HAND_BACK) != 0) {
+		p->user_owned = FALSE;
+		p->has_address = FALSE;
+		g_message("profile '%s': handed back to macguise", id);
+	}
+	if ((actions & MG_DO_ADOPT_UNRECORDED) != 0) {
+		MgMac mac;
+		gint64 drawn_at;
+		g_assert(mg_mac_parse(mg_profile_cloned_mac(connection, klass), &mac, NULL));
+		drawn_at = mg_state_remembered_at(self->rt.state, &mac);
+		mg_state_assign(self->rt.state,
+				p,
+				&mac,
+				drawn_at,
+				mg_schedule_due_at(policy, drawn_at, G_MAXUINT32 / 2),
+				self->rt.boot_id);
+		g_message("profile '%s': took up the address it was given before a restart", id);
+	}
+	if ((actions & MG_DO_MARK_USER_OWNED) != 0) {
+		p->user_owned = TRUE;
+		g_message("profile '%s': its MAC address was set by hand; macguise leaves it alone",
+			  id);
+	}
+	if ((actions & MG_DO_MARK_USED) != 0)
+		p->used = TRUE;
+	if ((actions & MG_DO_MARK_PENDING) != 0)
+		p->pending = TRUE;
+	mg_service_save(self);
+}
+
+/* First contact: the address NetworkManager drew from macguise's defaults
+ * becomes the profile's, recorded durably before it is written. */
+static gboolean
+mg_service_adopt_link(MgService *self, NMConnection *connection, const MgPolicy *policy, const MgMac *mac)
+{
+	MgProfileState *p = mg_state_ensure_profile(self->rt.state, nm_connection_get_uuid(connection));
+	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
+	g_autofree char *digest = NULL;
+	guint32 jitter;
+
+	mg_random_fill(self->rt.rng, &jitter, sizeof(jitter));
+	mg_state_assign(
+	    self->rt.state, p, mac, now, mg_schedule_due_at(policy, now, jitter), self->rt.boot_id);
+	p->used = TRUE;
+	if (!mg_service_save(self))
+		return FALSE;
+	digest = mg_state_log_digest(self->rt.state, mac);
+	g_message("profile '%s': first contact with address #%s from macguise's defaults; kept",
+		  nm_connection_get_id(connection),
+		  digest);
+	return TRUE;
+}
+
+/* A write waits for a free slot among MG_SERVICE_MAX_WRITES. */
+static gboolean
+mg_service_defer(MgService *self, const char *uuid)
+{
+	char *key;
+
+	if (g_hash_table_size(self->in_flight) < MG_SERVICE_MAX_WRITES)
+		return FALSE;
+	if (!g_hash_table_contains(self->deferred_set, uuid)) {
+		key = g_strdup(uuid);
+		g_queue_push_tail(&self->deferred, key);
+		g_hash_table_add(self->deferred_set, key);
+	}
+	return TRUE;
+}
+
+/* The writes a decision asks for. */
+static void
+mg_service_apply_writes(MgService *self,
+			NMRemoteConnection *rc,
+			MgClass klass,
+			const MgPolicy *policy,
+			const MgTrigger *t,
+			guint actions)
+{
+	NMConnection *connection = NM_CONNECTION(rc);
+	const char *uuid = nm_connection_get_uuid(connection);
+	const char *iface = NULL;
+	MgProfileState *p;
+
+	if ((actions & MG_DO_WATCH_LINK) != 0)
+		g_hash_table_add(self->watch_link, g_strdup(uuid));
+	if ((actions & (MG_DO_ASSIGN | MG_DO_REWRITE)) == 0 || mg_service_defer(self, uuid))
+		return;
+	if ((actions & MG_DO_REACTIVATE) != 0) {
+		iface = mg_service_active_iface(self, uuid);
+		iface = iface != NULL ? iface : "";
+	}
+	if ((actions & MG_DO_ASSIGN) != 0) {
+		mg_service_assign(self, rc, klass, policy, FALSE, iface);
+		return;
+	}
+	if ((actions & MG_DO_ADOPT_LINK) != 0 &&
+	    !mg_service_adopt_link(self, connection, policy, t->link_mac))
+		return;
+	p = mg_state_get_profile(self->rt.state, uuid);
+	if (iface != NULL)
+		g_hash_table_replace(self->reactivate, g_strdup(uuid), g_strdup(iface));
+	mg_service_write(self, rc, klass, FALSE, mg_write_new(self, connection, &p->address));
+}
+
+static void
+mg_service_evaluate_full(MgService *self, NMRemoteConnection *rc, const MgTrigger *t)
 {
 	NMConnection *connection = NM_CONNECTION(rc);
 	const char *uuid = nm_connection_get_uuid(connection);
 	MgClass klass = mg_profile_class(connection);
-	gboolean active;
-	MgProfileState *p;
-	MgScheduleState st;
+	guint state_only = MG_DO_HAND_BACK | MG_DO_ADOPT_UNRECORDED | MG_DO_MARK_USER_OWNED |
+			   MG_DO_MARK_USED | MG_DO_MARK_PENDING;
+	g_autofree char *words = NULL;
+	MgReconcile r;
 	MgPolicy policy;
-	MgDecision d;
-	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
 
-	if (klass == MG_CLASS_NONE || uuid == NULL || g_hash_table_contains(self->in_flight, uuid))
+	if (klass == MG_CLASS_NONE || uuid == NULL)
 		return;
 	mg_service_schedule_publish(self);
 	mg_profile_policy(&self->rt.config, self->rt.catalogue, connection, klass, &policy);
-	p = mg_state_get_profile(self->rt.state, uuid);
-	if (p != NULL && p->user_owned) {
-		const char *cloned = mg_profile_cloned_mac(connection, klass);
-		/* Clearing the setting (nmcli ... cloned-mac-address "") hands
-		 * the profile back to macguise. */
-		if (cloned == NULL || cloned[0] == '\0') {
-			p->user_owned = FALSE;
-			p->has_address = FALSE;
-			mg_service_save(self);
-			g_message("profile '%s': handed back to macguise",
-				  nm_connection_get_id(connection));
-		}
+	r = mg_service_decide(self, connection, klass, &policy, t);
+	/* A hand-back or an adopted address changes what the profile is: decide
+	 * again on the new state (at most once more each). */
+	for (guint pass = 0; pass < 2 && (r.actions & (MG_DO_HAND_BACK | MG_DO_ADOPT_UNRECORDED)) != 0; pass++) {
+		mg_service_apply_state(self, connection, klass, &policy, r.actions & state_only);
+		r = mg_service_decide(self, connection, klass, &policy, t);
 	}
-	if (policy.mode == MG_MODE_OFF || (p != NULL && p->user_owned)) {
-		g_hash_table_remove(self->wake_at, uuid);
-		mg_policy_clear(&policy);
-		return;
-	}
-	if (mg_service_adopt_unrecorded(self, connection, &policy, p))
-		mg_service_save(self);
-	if (mg_profile_set_by_hand(self->rt.state, p, mg_profile_cloned_mac(connection, klass))) {
-		p = mg_state_ensure_profile(self->rt.state, uuid);
-		p->user_owned = TRUE;
-		mg_service_save(self);
-		g_message("profile '%s': its MAC address was set by hand; macguise leaves it alone",
-			  nm_connection_get_id(connection));
-		g_hash_table_remove(self->wake_at, uuid);
-		mg_policy_clear(&policy);
-		return;
-	}
-
-	active = g_hash_table_contains(self->active, uuid);
-	if (p != NULL && event == MG_EVENT_ACTIVATED && !p->used) {
-		p->used = TRUE;
-		mg_service_save(self);
-	}
-	mg_profile_schedule_state(p, &st);
-	if (active && klass == MG_CLASS_AP && policy.quiet_start >= 0)
-		mg_service_quiet_hours_state(self, uuid, &st);
-	d = mg_schedule_decide(&policy, &st, active, self->rt.boot_id, now, event);
-	g_debug("profile '%s': %s (%s)",
-		nm_connection_get_id(connection),
-		mg_action_to_string(d.action),
-		d.reason);
-	/* The next instant worth waking for: a due time, or quiet hours'
-	 * next look; none once an address is being written. */
-	if (d.wake_at != 0)
+	words = mg_reconcile_actions_to_string(r.actions);
+	g_debug("profile '%s': %s (%s)", nm_connection_get_id(connection), words, r.reason);
+	if ((r.actions & state_only) != 0)
+		mg_service_apply_state(self, connection, klass, &policy, r.actions & state_only);
+	if (r.wake_at != 0)
 		g_hash_table_replace(
-		    self->wake_at, g_strdup(uuid), g_memdup2(&d.wake_at, sizeof(d.wake_at)));
+		    self->wake_at, g_strdup(uuid), g_memdup2(&r.wake_at, sizeof(r.wake_at)));
 	else
 		g_hash_table_remove(self->wake_at, uuid);
-	switch (d.action) {
-	case MG_ACTION_ASSIGN_NOW:
-		if (g_hash_table_size(self->in_flight) < MG_SERVICE_MAX_WRITES) {
-			mg_service_assign(self, rc, klass, &policy, FALSE);
-		} else if (!g_hash_table_contains(self->deferred_set, uuid)) {
-			/* A write's completion takes it up. */
-			char *key = g_strdup(uuid);
-			g_queue_push_tail(&self->deferred, key);
-			g_hash_table_add(self->deferred_set, key);
-		}
-		break;
-	case MG_ACTION_ASSIGN_AT_DEACTIVATION:
-		p = mg_state_ensure_profile(self->rt.state, uuid);
-		if (!p->pending) {
-			p->pending = TRUE;
-			mg_service_save(self);
-		}
-		break;
-	case MG_ACTION_ASSIGN_AND_REACTIVATE: {
-		const char *iface = mg_service_active_iface(self, uuid);
-		if (mg_service_assign(self, rc, klass, &policy, FALSE)) {
-			g_message("profile '%s': no client connected in its quiet hours; "
-				  "restarting the hotspot with its new address",
-				  nm_connection_get_id(connection));
-			g_hash_table_replace(
-			    self->reactivate, g_strdup(uuid), g_strdup(iface != NULL ? iface : ""));
-		}
-		break;
-	}
-	case MG_ACTION_KEEP:
-		break;
-	default:
-		g_assert_not_reached();
-	}
+	mg_service_apply_writes(self, rc, klass, &policy, t, r.actions);
 	mg_policy_clear(&policy);
+}
+
+static void
+mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
+{
+	MgTrigger t = { event, FALSE, MG_LINK_UNKNOWN, NULL };
+	mg_service_evaluate_full(self, rc, &t);
+}
+
+static void
+mg_service_evaluate_activation(MgService *self,
+			       NMRemoteConnection *rc,
+			       MgLinkAddress link,
+			       const MgMac *link_mac)
+{
+	MgTrigger t = { MG_EVENT_ACTIVATED, TRUE, link, link_mac };
+	mg_service_evaluate_full(self, rc, &t);
 }
 
 static gboolean mg_service_timer_cb(gpointer user_data);
@@ -660,40 +833,118 @@ mg_service_evaluate_all(MgService *self, MgEvent event)
 
 /* Following NetworkManager ------------------------------------------------------ */
 
-/* Activations and deactivations, from the list of active connections. */
+/* For a first contact: what the activation put on the link. Adoptable is a
+ * globally administered address from a catalogue block of the profile's
+ * class (macguise's NetworkManager defaults draw from those), not the
+ * card's own, never used here before and no other profile's. */
+static MgLinkAddress
+mg_service_link_address(MgService *self, NMActiveConnection *ac, MgClass klass, MgMac *out)
+{
+	const GPtrArray *devices = nm_active_connection_get_devices(ac);
+	NMDevice *device = devices != NULL && devices->len > 0 ? g_ptr_array_index(devices, 0) : NULL;
+	const char *perm = device != NULL ? mg_device_permanent_mac(device) : NULL;
+	const MgCatalogueEntry *e;
+	g_autoptr(GPtrArray) uuids = NULL;
+	MgMac own;
+
+	if (device == NULL || !mg_mac_parse(nm_device_get_hw_address(device), out, NULL))
+		return MG_LINK_UNKNOWN;
+	if (!mg_mac_is_global_unicast(out) || mg_mac_is_zero(out) ||
+	    (perm != NULL && mg_mac_parse(perm, &own, NULL) && mg_mac_equal(&own, out)) ||
+	    mg_state_was_used(self->rt.state, out))
+		return MG_LINK_FOREIGN;
+	e = mg_catalogue_lookup(self->rt.catalogue, out);
+	if (e == NULL || (e->classes & klass) == 0 || e->era != MG_ERA_CURRENT)
+		return MG_LINK_FOREIGN;
+	uuids = mg_state_list_profiles(self->rt.state);
+	for (guint i = 0; i < uuids->len; i++) {
+		const MgProfileState *p = mg_state_get_profile(self->rt.state, g_ptr_array_index(uuids, i));
+		if (p->has_address && mg_mac_equal(&p->address, out))
+			return MG_LINK_FOREIGN;
+	}
+	return MG_LINK_ADOPTABLE;
+}
+
+/* A new activation, now or once it has set the link's address (for a
+ * first contact, which waits for that). */
+static void
+mg_service_activation(MgService *self, NMActiveConnection *ac, gboolean is_new)
+{
+	const char *uuid = nm_active_connection_get_uuid(ac);
+	NMRemoteConnection *rc = uuid != NULL ? nm_client_get_connection_by_uuid(self->client, uuid) : NULL;
+	MgLinkAddress link = MG_LINK_UNKNOWN;
+	MgMac mac;
+
+	if (rc == NULL)
+		return;
+	if (!is_new) {
+		mg_service_evaluate(self, rc, MG_EVENT_SEEN);
+		return;
+	}
+	if (nm_active_connection_get_state(ac) == NM_ACTIVE_CONNECTION_STATE_ACTIVATED)
+		link = mg_service_link_address(self, ac, mg_profile_class(NM_CONNECTION(rc)), &mac);
+	g_hash_table_remove(self->watch_link, uuid);
+	mg_service_evaluate_activation(self, rc, link, &mac);
+}
+
+static void
+mg_service_ac_state_changed(NMActiveConnection *ac, GParamSpec *pspec, gpointer user_data)
+{
+	MgService *self = user_data;
+	const char *uuid = nm_active_connection_get_uuid(ac);
+	NMActiveConnectionState state = nm_active_connection_get_state(ac);
+
+	if (uuid == NULL || !g_hash_table_contains(self->watch_link, uuid) ||
+	    g_strcmp0(g_hash_table_lookup(self->active, uuid), nm_object_get_path(NM_OBJECT(ac))) != 0)
+		return;
+	if (state == NM_ACTIVE_CONNECTION_STATE_ACTIVATED)
+		mg_service_activation(self, ac, TRUE);
+	else if (state > NM_ACTIVE_CONNECTION_STATE_ACTIVATED)
+		g_hash_table_remove(self->watch_link, uuid);
+	mg_service_rearm(self);
+}
+
+/* Activations and deactivations, from the list of active connections. An
+ * active connection is one activation: `nmcli connection up` on a profile
+ * that is up replaces it with another (a new path, no deactivation seen). */
 static void
 mg_service_active_changed(NMClient *client, GParamSpec *pspec, gpointer user_data)
 {
 	MgService *self = user_data;
 	const GPtrArray *acs = nm_client_get_active_connections(client);
-	g_autoptr(GHashTable) now = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	g_autoptr(GHashTable) now = g_hash_table_new(g_str_hash, g_str_equal);
+	g_autoptr(GPtrArray) gone = g_ptr_array_new_with_free_func(g_free);
 	GHashTableIter iter;
 	gpointer k;
 
 	for (guint i = 0; acs != NULL && i < acs->len; i++) {
-		const char *uuid = nm_active_connection_get_uuid(g_ptr_array_index(acs, i));
-		if (uuid != NULL)
-			g_hash_table_add(now, g_strdup(uuid));
-	}
-	g_hash_table_iter_init(&iter, now);
-	while (g_hash_table_iter_next(&iter, &k, NULL)) {
-		if (!g_hash_table_contains(self->active, k)) {
-			NMRemoteConnection *rc = nm_client_get_connection_by_uuid(self->client, k);
-			g_hash_table_add(self->active, g_strdup(k));
-			if (rc != NULL)
-				mg_service_evaluate(self, rc, MG_EVENT_ACTIVATED);
-		}
+		NMActiveConnection *ac = g_ptr_array_index(acs, i);
+		const char *uuid = nm_active_connection_get_uuid(ac);
+		const char *path = nm_object_get_path(NM_OBJECT(ac));
+		if (uuid == NULL || path == NULL)
+			continue;
+		g_hash_table_add(now, (gpointer)uuid);
+		if (g_strcmp0(g_hash_table_lookup(self->active, uuid), path) == 0)
+			continue;
+		g_hash_table_replace(self->active, g_strdup(uuid), g_strdup(path));
+		g_signal_connect_object(
+		    ac, "notify::" NM_ACTIVE_CONNECTION_STATE, G_CALLBACK(mg_service_ac_state_changed), self, 0);
+		/* Those found up at start are not new activations. */
+		mg_service_activation(self, ac, self->synced);
 	}
 	g_hash_table_iter_init(&iter, self->active);
 	while (g_hash_table_iter_next(&iter, &k, NULL)) {
 		if (!g_hash_table_contains(now, k)) {
-			g_autofree char *uuid = g_strdup(k);
-			NMRemoteConnection *rc =
-			    nm_client_get_connection_by_uuid(self->client, uuid);
+			g_ptr_array_add(gone, g_strdup(k));
 			g_hash_table_iter_remove(&iter);
-			if (rc != NULL)
-				mg_service_evaluate(self, rc, MG_EVENT_DEACTIVATED);
 		}
+	}
+	for (guint i = 0; i < gone->len; i++) {
+		NMRemoteConnection *rc =
+		    nm_client_get_connection_by_uuid(self->client, g_ptr_array_index(gone, i));
+		g_hash_table_remove(self->watch_link, g_ptr_array_index(gone, i));
+		if (rc != NULL)
+			mg_service_evaluate(self, rc, MG_EVENT_DEACTIVATED);
 	}
 	mg_service_rearm(self);
 }
@@ -730,8 +981,12 @@ mg_service_connection_removed(NMClient *client, NMRemoteConnection *rc, gpointer
 	/* The history keeps its addresses; only the profile's entry goes. */
 	if (uuid != NULL && mg_state_remove_profile(self->rt.state, uuid))
 		mg_service_save(self);
-	if (uuid != NULL)
+	if (uuid != NULL) {
 		g_hash_table_remove(self->wake_at, uuid);
+		g_hash_table_remove(self->writes, uuid);
+		g_hash_table_remove(self->settling, uuid);
+		g_hash_table_remove(self->watch_link, uuid);
+	}
 	mg_service_schedule_publish(self);
 }
 
@@ -753,7 +1008,9 @@ mg_service_nm_running_changed(NMClient *client, GParamSpec *pspec, gpointer user
 	for (guint i = 0; connections != NULL && i < connections->len; i++)
 		mg_service_watch_connection(self, g_ptr_array_index(connections, i));
 	g_hash_table_remove_all(self->active);
+	self->synced = FALSE;
 	mg_service_active_changed(client, NULL, self);
+	self->synced = TRUE;
 	mg_service_evaluate_all(self, MG_EVENT_SEEN);
 }
 
@@ -946,8 +1203,7 @@ mg_service_rotate_one(MgService *self, NMRemoteConnection *rc, gboolean now)
 		return FALSE;
 	}
 	if (active && now) {
-		if (mg_service_assign(self, rc, klass, &policy, FALSE))
-			g_hash_table_replace(self->reactivate, g_strdup(uuid), g_strdup(""));
+		mg_service_assign(self, rc, klass, &policy, FALSE, "");
 	} else {
 		/* Down: the schedule assigns it at once, within the bound on
 		 * writes under way; up: when it goes down. */
@@ -1104,11 +1360,10 @@ mg_service_report_verdict(MgService *self,
 	p->recovery_attempts++;
 	mg_service_save(self);
 	mg_profile_policy(&self->rt.config, self->rt.catalogue, c, mg_profile_class(c), &policy);
-	if (!mg_service_assign(self, rc, mg_profile_class(c), &policy, TRUE)) {
+	if (!mg_service_assign(self, rc, mg_profile_class(c), &policy, TRUE, iface)) {
 		mg_policy_clear(&policy);
 		return "recorded";
 	}
 	mg_policy_clear(&policy);
-	g_hash_table_replace(self->reactivate, g_strdup(p->uuid), g_strdup(iface));
 	return "recovering";
 }

@@ -8,31 +8,8 @@
 #include <string.h>
 
 #include "mg-random.h"
+#include "mg-test-case.h"
 #include "mg-schedule.h"
-
-static char *
-get(GKeyFile *kf, const char *group, const char *key, const char *fallback)
-{
-	char *v = g_key_file_get_value(kf, group, key, NULL);
-	return v != NULL ? v : g_strdup(fallback);
-}
-
-static gint64
-get_int(GKeyFile *kf, const char *group, const char *key, const char *fallback)
-{
-	g_autofree char *v = get(kf, group, key, fallback);
-	gint64 n;
-	g_assert_true(g_ascii_string_to_signed(v, 10, 0, G_MAXINT64, &n, NULL));
-	return n;
-}
-
-static gboolean
-get_bool(GKeyFile *kf, const char *group, const char *key)
-{
-	g_autofree char *v = get(kf, group, key, "false");
-	g_assert_true(g_str_equal(v, "true") || g_str_equal(v, "false"));
-	return g_str_equal(v, "true");
-}
 
 static void
 test_schedule_case(gconstpointer data)
@@ -40,7 +17,6 @@ test_schedule_case(gconstpointer data)
 	const char *path = data;
 	g_autoptr(GKeyFile) kf = g_key_file_new();
 	g_autoptr(GError) error = NULL;
-	g_auto(GStrv) policy_keys = NULL;
 	g_autofree char *event_text = NULL;
 	g_autofree char *boot_id = NULL;
 	g_autofree char *state_boot = NULL;
@@ -55,45 +31,25 @@ test_schedule_case(gconstpointer data)
 	g_assert_true(g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, &error));
 	g_assert_no_error(error);
 
-	mg_policy_init_default(&policy);
-	policy_keys = g_key_file_get_keys(kf, "policy", NULL, NULL);
-	for (guint i = 0; policy_keys != NULL && policy_keys[i] != NULL; i++) {
-		g_autofree char *v = get(kf, "policy", policy_keys[i], NULL);
-		g_assert_true(mg_policy_set(&policy, policy_keys[i], v, &error));
-	}
-	if (g_key_file_has_group(kf, "state")) {
-		st.has_address = TRUE;
-		st.assigned_at = get_int(kf, "state", "assigned-at", "0");
-		st.due_at = get_int(kf, "state", "due-at", "0");
-		st.used = get_bool(kf, "state", "used");
-		st.pending = get_bool(kf, "state", "pending");
-		state_boot = get(kf, "state", "boot-id", "b1");
-		st.boot_id = state_boot;
-	}
-	{
-		g_autofree char *minute = get(kf, "input", "local-minute", "-1");
-		gint64 m;
-		g_assert_true(g_ascii_string_to_signed(minute, 10, -1, 24 * 60 - 1, &m, NULL));
-		st.local_minute = (int)m;
-		st.idle = get_bool(kf, "input", "idle");
-	}
-	event_text = get(kf, "input", "event", NULL);
+	mg_case_policy(kf, &policy);
+	mg_case_schedule_state(kf, &st, &state_boot);
+	event_text = mg_case_get(kf, "input", "event", NULL);
 	g_assert_true(mg_event_parse(event_text, &event));
-	boot_id = get(kf, "input", "boot-id", "b1");
+	boot_id = mg_case_get(kf, "input", "boot-id", "b1");
 
 	d = mg_schedule_decide(&policy,
 			       &st,
-			       get_bool(kf, "input", "active"),
+			       mg_case_get_bool(kf, "input", "active"),
 			       boot_id,
-			       get_int(kf, "input", "now", NULL),
+			       mg_case_get_int(kf, "input", "now", NULL),
 			       event);
 
-	expect_action = get(kf, "expect", "action", NULL);
+	expect_action = mg_case_get(kf, "expect", "action", NULL);
 	g_assert_true(mg_action_parse(expect_action, &action));
 	g_assert_cmpstr(mg_action_to_string(d.action), ==, expect_action);
-	expect_reason = get(kf, "expect", "reason", NULL);
+	expect_reason = mg_case_get(kf, "expect", "reason", NULL);
 	g_assert_cmpstr(d.reason, ==, expect_reason);
-	g_assert_cmpint(d.wake_at, ==, get_int(kf, "expect", "wake-at", "0"));
+	g_assert_cmpint(d.wake_at, ==, mg_case_get_int(kf, "expect", "wake-at", "0"));
 	mg_policy_clear(&policy);
 }
 
@@ -218,27 +174,8 @@ test_schedule_simulated_year(gconstpointer data)
 int
 main(int argc, char **argv)
 {
-	g_autoptr(GDir) dir = NULL;
-	g_autofree char *cases = NULL;
-	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
-	const char *name;
-
 	g_test_init(&argc, &argv, NULL);
-	cases = g_test_build_filename(G_TEST_DIST, "schedule", NULL);
-	dir = g_dir_open(cases, 0, NULL);
-	g_assert_nonnull(dir);
-	while ((name = g_dir_read_name(dir)) != NULL) {
-		if (g_str_has_suffix(name, ".case"))
-			g_ptr_array_add(names, g_strdup(name));
-	}
-	g_assert_cmpuint(names->len, >, 0);
-	for (guint i = 0; i < names->len; i++) {
-		const char *n = g_ptr_array_index(names, i);
-		g_autofree char *test =
-		    g_strdup_printf("/schedule/case/%.*s", (int)(strlen(n) - 5), n);
-		g_test_add_data_func_full(
-		    test, g_build_filename(cases, n, NULL), test_schedule_case, g_free);
-	}
+	mg_case_add_all("schedule", test_schedule_case);
 	g_test_add_func("/schedule/jitter", test_schedule_jitter);
 	g_test_add_data_func(
 	    "/schedule/simulated-year/daily", "daily", test_schedule_simulated_year);

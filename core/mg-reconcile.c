@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "mg-reconcile"
+
+#include "config.h"
+
+#include "mg-reconcile.h"
+
+#include <string.h>
+
+static const char *const mg_action_flag_names[] = {
+	"hand-back", "mark-user-owned", "adopt-unrecorded", "adopt-link", "mark-used",
+	"mark-pending", "assign",          "rewrite",          "reactivate",       "watch-link",
+};
+
+static const char *const mg_profile_address_names[] = {
+	[MG_PROFILE_ADDRESS_UNSET] = "unset",
+	[MG_PROFILE_ADDRESS_CURRENT] = "current",
+	[MG_PROFILE_ADDRESS_UNRECORDED] = "unrecorded",
+	[MG_PROFILE_ADDRESS_OLDER] = "older",
+	[MG_PROFILE_ADDRESS_BY_HAND] = "by-hand",
+};
+
+static const char *const mg_link_address_names[] = {
+	[MG_LINK_UNKNOWN] = "unknown",
+	[MG_LINK_CURRENT] = "current",
+	[MG_LINK_ADOPTABLE] = "adoptable",
+	[MG_LINK_FOREIGN] = "foreign",
+};
+
+static gboolean
+mg_name_lookup(const char *const *names, guint n, const char *text, guint *out)
+{
+	for (guint i = 0; i < n; i++) {
+		if (g_strcmp0(text, names[i]) == 0) {
+			*out = i;
+			return TRUE;
+		}
+	}
+	return FALSE;
+}
+
+gboolean
+mg_profile_address_parse(const char *text, MgProfileAddress *address)
+{
+	guint i;
+	if (!mg_name_lookup(
+		mg_profile_address_names, G_N_ELEMENTS(mg_profile_address_names), text, &i))
+		return FALSE;
+	*address = (MgProfileAddress)i;
+	return TRUE;
+}
+
+gboolean
+mg_link_address_parse(const char *text, MgLinkAddress *link)
+{
+	guint i;
+	if (!mg_name_lookup(mg_link_address_names, G_N_ELEMENTS(mg_link_address_names), text, &i))
+		return FALSE;
+	*link = (MgLinkAddress)i;
+	return TRUE;
+}
+
+char *
+mg_reconcile_actions_to_string(guint actions)
+{
+	g_autoptr(GPtrArray) words = g_ptr_array_new();
+	for (guint i = 0; i < G_N_ELEMENTS(mg_action_flag_names); i++) {
+		if ((actions & (1u << i)) != 0)
+			g_ptr_array_add(words, (gpointer)mg_action_flag_names[i]);
+	}
+	g_ptr_array_add(words, NULL);
+	return g_strjoinv(",", (char **)words->pdata);
+}
+
+gboolean
+mg_reconcile_actions_parse(const char *text, guint *actions)
+{
+	g_auto(GStrv) words = g_strsplit(text, ",", -1);
+	*actions = 0;
+	for (guint i = 0; words[i] != NULL; i++) {
+		guint bit;
+		g_strstrip(words[i]);
+		if (words[i][0] == '\0')
+			continue;
+		if (!mg_name_lookup(
+			mg_action_flag_names, G_N_ELEMENTS(mg_action_flag_names), words[i], &bit))
+			return FALSE;
+		*actions |= 1u << bit;
+	}
+	return TRUE;
+}
+
+gint64
+mg_reconcile_retry_at(guint failures, gint64 now)
+{
+	gint64 delay = (gint64)MG_RECONCILE_RETRY_FIRST << MIN(MAX(failures, 1) - 1, 7);
+	return now + MIN(delay, MG_RECONCILE_RETRY_MAX);
+}
+
+static MgReconcile
+mg_result(guint actions, const char *reason, gint64 wake_at)
+{
+	MgReconcile r = { actions, reason, wake_at };
+	return r;
+}
+
+/* The schedule's decision as actions. */
+static MgReconcile
+mg_from_schedule(const MgScheduleState *st, MgDecision d)
+{
+	switch (d.action) {
+	case MG_ACTION_ASSIGN_NOW:
+		return mg_result(MG_DO_ASSIGN, d.reason, d.wake_at);
+	case MG_ACTION_ASSIGN_AT_DEACTIVATION:
+		return mg_result(st->pending ? 0 : MG_DO_MARK_PENDING, d.reason, d.wake_at);
+	case MG_ACTION_ASSIGN_AND_REACTIVATE:
+		return mg_result(MG_DO_ASSIGN | MG_DO_REACTIVATE, d.reason, d.wake_at);
+	case MG_ACTION_KEEP:
+		return mg_result(0, d.reason, d.wake_at);
+	default:
+		g_assert_not_reached();
+	}
+}
+
+/* Nothing new on the link: the schedule decides. An address on the air
+ * (found up at start, say) counts as used. */
+static MgReconcile
+mg_reconcile_steady(const MgSnapshot *snap,
+		    MgScheduleState *st,
+		    const char *boot_id,
+		    gint64 now,
+		    MgEvent event)
+{
+	guint used = snap->active && !st->used ? MG_DO_MARK_USED : 0;
+	MgReconcile r;
+
+	st->used = st->used || snap->active;
+	r = mg_from_schedule(st, mg_schedule_decide(snap->policy, st, snap->active, boot_id, now, event));
+	r.actions |= used;
+	return r;
+}
+
+/* A new activation: an address whose rotation was already owed (due,
+ * pending, spent by an earlier activation, another boot's) must not stay on
+ * the air for it; one that was not is now used. */
+static MgReconcile
+mg_reconcile_activation(const MgSnapshot *snap,
+			MgScheduleState *st,
+			const char *boot_id,
+			gint64 now)
+{
+	MgDecision before = mg_schedule_decide(snap->policy, st, TRUE, boot_id, now, MG_EVENT_ACTIVATED);
+
+	MgReconcile r;
+
+	if (before.action != MG_ACTION_KEEP && g_strcmp0(before.reason, "activation") != 0)
+		return mg_result(MG_DO_ASSIGN | MG_DO_REACTIVATE, "spent-at-activation", 0);
+	r = mg_reconcile_steady(snap, st, boot_id, now, MG_EVENT_ACTIVATED);
+	/* Then check that the activation put this address on the link. */
+	if (snap->link == MG_LINK_UNKNOWN)
+		r.actions |= MG_DO_WATCH_LINK;
+	return r;
+}
+
+/* No macguise address in the profile: a new one, or one whose address was
+ * removed. Down, it gets one now. Up, the link decides: an address
+ * NetworkManager drew from macguise's first-contact defaults is kept and
+ * recorded (no second activation). Anything else (the card's own) is cut
+ * off at once for an activation macguise sees happen (first contact: an
+ * automatic profile, add-and-activate); a profile found up when macguised
+ * starts gets its address when it goes down. */
+static MgReconcile
+mg_reconcile_unset(const MgSnapshot *snap, MgEvent event)
+{
+	gboolean fresh = snap->new_activation &&
+			 (event == MG_EVENT_ACTIVATED || event == MG_EVENT_LINK_SET);
+
+	if (!snap->active)
+		return mg_result(MG_DO_ASSIGN, "new", 0);
+	if (snap->link == MG_LINK_ADOPTABLE)
+		return mg_result(MG_DO_ADOPT_LINK | MG_DO_REWRITE, "first-contact", 0);
+	if (fresh && snap->link == MG_LINK_FOREIGN)
+		return mg_result(MG_DO_ASSIGN | MG_DO_REACTIVATE, "first-contact-foreign", 0);
+	if (fresh && snap->link == MG_LINK_UNKNOWN)
+		return mg_result(MG_DO_WATCH_LINK, "first-contact-wait", 0);
+	return mg_result(snap->schedule.pending ? 0 : MG_DO_MARK_PENDING, "new", 0);
+}
+
+/* An earlier macguise address is back in the profile (a writer with a stale
+ * copy): the current one goes back in, or a new one if a rotation is owed
+ * anyway; up, the profile comes up again with it. */
+static MgReconcile
+mg_reconcile_reverted(const MgSnapshot *snap,
+		      const MgScheduleState *st,
+		      const char *boot_id,
+		      gint64 now,
+		      MgEvent event)
+{
+	MgDecision d = mg_schedule_decide(snap->policy, st, snap->active, boot_id, now, event);
+	guint reactivate = snap->active ? MG_DO_REACTIVATE : 0;
+
+	if (d.action != MG_ACTION_KEEP)
+		return mg_result(MG_DO_ASSIGN | reactivate, "reverted", 0);
+	return mg_result(MG_DO_REWRITE | reactivate, "reverted", d.wake_at);
+}
+
+/* The profile holds its current address, but the link carries another:
+ * an activation that began before macguise's write reached the profile.
+ * Up again with the right one, a bounded number of times. */
+static gboolean
+mg_reconcile_wrong_link(const MgSnapshot *snap)
+{
+	return snap->active && snap->link != MG_LINK_UNKNOWN && snap->link != MG_LINK_CURRENT;
+}
+
+/* Writes wait out the back-off of an earlier failure. */
+static MgReconcile
+mg_reconcile_backoff(const MgSnapshot *snap, gint64 now, MgReconcile r)
+{
+	guint writes = MG_DO_ASSIGN | MG_DO_REWRITE | MG_DO_REACTIVATE | MG_DO_ADOPT_LINK;
+
+	if ((r.actions & writes) == 0 || now >= snap->retry_at)
+		return r;
+	r.actions &= ~writes;
+	r.reason = "backing-off";
+	r.wake_at = snap->retry_at;
+	return r;
+}
+
+static MgReconcile
+mg_reconcile_decide(const MgSnapshot *snap, const char *boot_id, gint64 now, MgEvent event)
+{
+	MgScheduleState st = snap->schedule;
+
+	if (snap->user_owned) {
+		/* Clearing the setting (nmcli … cloned-mac-address "") hands
+		 * the profile back; the next decision treats it as new. */
+		if (snap->address == MG_PROFILE_ADDRESS_UNSET)
+			return mg_result(MG_DO_HAND_BACK, "handed-back", 0);
+		return mg_result(0, "user-owned", 0);
+	}
+	if (snap->policy->mode == MG_MODE_OFF)
+		return mg_result(0, "off", 0);
+	if (snap->in_flight)
+		return mg_result(0, "in-flight", 0);
+	switch (snap->address) {
+	case MG_PROFILE_ADDRESS_BY_HAND:
+		return mg_result(MG_DO_MARK_USER_OWNED, "set-by-hand", 0);
+	case MG_PROFILE_ADDRESS_UNRECORDED:
+		return mg_result(MG_DO_ADOPT_UNRECORDED, "unrecorded", 0);
+	case MG_PROFILE_ADDRESS_UNSET:
+		return mg_reconcile_unset(snap, event);
+	case MG_PROFILE_ADDRESS_CURRENT:
+	case MG_PROFILE_ADDRESS_OLDER:
+		break;
+	default:
+		g_assert_not_reached();
+	}
+	if (snap->address == MG_PROFILE_ADDRESS_OLDER)
+		return mg_reconcile_reverted(snap, &st, boot_id, now, event);
+	if (mg_reconcile_wrong_link(snap)) {
+		if (snap->gate_attempts >= MG_RECONCILE_MAX_GATE)
+			return mg_result(0, "wrong-address-gave-up", 0);
+		return mg_result(MG_DO_REACTIVATE, "wrong-address-on-link", 0);
+	}
+	if (snap->active && event == MG_EVENT_ACTIVATED && snap->new_activation)
+		return mg_reconcile_activation(snap, &st, boot_id, now);
+	return mg_reconcile_steady(snap, &st, boot_id, now, event);
+}
+
+MgReconcile
+mg_reconcile(const MgSnapshot *snap, const char *boot_id, gint64 now, MgEvent event)
+{
+	return mg_reconcile_backoff(snap, now, mg_reconcile_decide(snap, boot_id, now, event));
+}

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The daemon's and the boot step's decisions. One small key file per case
+ * under reconcile/: the policy, the state, what the profile and its link
+ * look like, the event, and the actions expected. Adding a case is adding a
+ * file. */
+#include "config.h"
+
+#include <glib.h>
+
+#include "mg-reconcile.h"
+#include "mg-test-case.h"
+
+static void
+mg_case_snapshot(GKeyFile *kf, MgSnapshot *snap)
+{
+	g_autofree char *address = mg_case_get(kf, "profile", "address", "current");
+	g_autofree char *link = mg_case_get(kf, "profile", "link", "unknown");
+
+	g_assert_true(mg_profile_address_parse(address, &snap->address));
+	g_assert_true(mg_link_address_parse(link, &snap->link));
+	snap->active = mg_case_get_bool(kf, "profile", "active");
+	snap->new_activation = mg_case_get_bool(kf, "profile", "new-activation");
+	snap->in_flight = mg_case_get_bool(kf, "profile", "in-flight");
+	snap->user_owned = mg_case_get_bool(kf, "profile", "user-owned");
+	snap->retry_at = mg_case_get_int(kf, "profile", "retry-at", "0");
+	snap->gate_attempts = (guint)mg_case_get_int(kf, "profile", "gate-attempts", "0");
+}
+
+static void
+test_reconcile_case(gconstpointer data)
+{
+	const char *path = data;
+	g_autoptr(GKeyFile) kf = g_key_file_new();
+	g_autoptr(GError) error = NULL;
+	g_autofree char *state_boot = NULL;
+	g_autofree char *event_text = NULL;
+	g_autofree char *boot_id = NULL;
+	g_autofree char *expect = NULL;
+	g_autofree char *got = NULL;
+	g_autofree char *reason = NULL;
+	MgSnapshot snap = { 0 };
+	MgPolicy policy;
+	MgReconcile r;
+	MgEvent event;
+	guint actions;
+
+	g_assert_true(g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, &error));
+	g_assert_no_error(error);
+	mg_case_policy(kf, &policy);
+	snap.policy = &policy;
+	mg_case_schedule_state(kf, &snap.schedule, &state_boot);
+	mg_case_snapshot(kf, &snap);
+	event_text = mg_case_get(kf, "input", "event", NULL);
+	g_assert_true(mg_event_parse(event_text, &event));
+	boot_id = mg_case_get(kf, "input", "boot-id", "b1");
+
+	r = mg_reconcile(&snap, boot_id, mg_case_get_int(kf, "input", "now", NULL), event);
+
+	expect = mg_case_get(kf, "expect", "actions", NULL);
+	g_assert_nonnull(expect);
+	g_assert_true(mg_reconcile_actions_parse(expect, &actions));
+	got = mg_reconcile_actions_to_string(r.actions);
+	g_assert_cmpstr(got, ==, expect);
+	reason = mg_case_get(kf, "expect", "reason", NULL);
+	g_assert_cmpstr(r.reason, ==, reason);
+	g_assert_cmpint(r.wake_at, ==, mg_case_get_int(kf, "expect", "wake-at", "0"));
+	mg_policy_clear(&policy);
+}
+
+static void
+test_reconcile_words(void)
+{
+	guint actions = 0;
+	g_autofree char *all = NULL;
+
+	g_assert_true(mg_reconcile_actions_parse("", &actions));
+	g_assert_cmpuint(actions, ==, 0);
+	g_assert_false(mg_reconcile_actions_parse("assign,teleport", &actions));
+	all = mg_reconcile_actions_to_string(0x3ff);
+	g_assert_true(mg_reconcile_actions_parse(all, &actions));
+	g_assert_cmpuint(actions, ==, 0x3ff);
+}
+
+static void
+test_reconcile_retry(void)
+{
+	/* 5 s, then doubling, never beyond 10 min: a refused write is not
+	 * retried in a loop. */
+	g_assert_cmpint(mg_reconcile_retry_at(1, 100), ==, 105);
+	g_assert_cmpint(mg_reconcile_retry_at(2, 100), ==, 110);
+	g_assert_cmpint(mg_reconcile_retry_at(5, 100), ==, 180);
+	g_assert_cmpint(mg_reconcile_retry_at(8, 100), ==, 700);
+	g_assert_cmpint(mg_reconcile_retry_at(1000, 100), ==, 700);
+}
+
+int
+main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_set_nonfatal_assertions();
+	mg_case_add_all("reconcile", test_reconcile_case);
+	g_test_add_func("/reconcile/words", test_reconcile_words);
+	g_test_add_func("/reconcile/retry", test_reconcile_retry);
+	return g_test_run();
+}
