@@ -140,26 +140,31 @@ mg_reconcile_steady(const MgSnapshot *snap,
 	return r;
 }
 
-/* A new activation: an address whose rotation was already owed (due,
- * pending, spent by an earlier activation, another boot's) must not stay on
- * the air for it; one that was not is now used. */
+/* A new activation, once it has set the link's address. The wrong address
+ * there (an activation that began before macguise's write reached the
+ * profile) brings it up again with the right one, a bounded number of
+ * times. The right one: if its rotation was already owed (due, pending,
+ * spent by an earlier activation, another boot's), it must not stay on the
+ * air; if not, it is now used. */
 static MgReconcile
 mg_reconcile_activation(const MgSnapshot *snap,
 			MgScheduleState *st,
 			const char *boot_id,
 			gint64 now)
 {
-	MgDecision before = mg_schedule_decide(snap->policy, st, TRUE, boot_id, now, MG_EVENT_ACTIVATED);
+	MgDecision before;
 
-	MgReconcile r;
-
+	if (snap->link == MG_LINK_UNKNOWN)
+		return mg_result(MG_DO_WATCH_LINK, "link-not-set", 0);
+	if (snap->link != MG_LINK_CURRENT) {
+		if (snap->gate_attempts >= MG_RECONCILE_MAX_GATE)
+			return mg_result(0, "wrong-address-gave-up", 0);
+		return mg_result(MG_DO_REACTIVATE, "wrong-address-on-link", 0);
+	}
+	before = mg_schedule_decide(snap->policy, st, TRUE, boot_id, now, MG_EVENT_ACTIVATED);
 	if (before.action != MG_ACTION_KEEP && g_strcmp0(before.reason, "activation") != 0)
 		return mg_result(MG_DO_ASSIGN | MG_DO_REACTIVATE, "spent-at-activation", 0);
-	r = mg_reconcile_steady(snap, st, boot_id, now, MG_EVENT_ACTIVATED);
-	/* Then check that the activation put this address on the link. */
-	if (snap->link == MG_LINK_UNKNOWN)
-		r.actions |= MG_DO_WATCH_LINK;
-	return r;
+	return mg_reconcile_steady(snap, st, boot_id, now, MG_EVENT_ACTIVATED);
 }
 
 /* No macguise address in the profile: a new one, or one whose address was
@@ -170,10 +175,9 @@ mg_reconcile_activation(const MgSnapshot *snap,
  * automatic profile, add-and-activate); a profile found up when macguised
  * starts gets its address when it goes down. */
 static MgReconcile
-mg_reconcile_unset(const MgSnapshot *snap, MgEvent event)
+mg_reconcile_unset(const MgSnapshot *snap)
 {
-	gboolean fresh = snap->new_activation &&
-			 (event == MG_EVENT_ACTIVATED || event == MG_EVENT_LINK_SET);
+	gboolean fresh = snap->new_activation;
 
 	if (!snap->active)
 		return mg_result(MG_DO_ASSIGN, "new", 0);
@@ -204,15 +208,6 @@ mg_reconcile_reverted(const MgSnapshot *snap,
 	return mg_result(MG_DO_REWRITE | reactivate, "reverted", d.wake_at);
 }
 
-/* The profile holds its current address, but the link carries another:
- * an activation that began before macguise's write reached the profile.
- * Up again with the right one, a bounded number of times. */
-static gboolean
-mg_reconcile_wrong_link(const MgSnapshot *snap)
-{
-	return snap->active && snap->link != MG_LINK_UNKNOWN && snap->link != MG_LINK_CURRENT;
-}
-
 /* Writes wait out the back-off of an earlier failure. */
 static MgReconcile
 mg_reconcile_backoff(const MgSnapshot *snap, gint64 now, MgReconcile r)
@@ -222,6 +217,9 @@ mg_reconcile_backoff(const MgSnapshot *snap, gint64 now, MgReconcile r)
 	if ((r.actions & writes) == 0 || now >= snap->retry_at)
 		return r;
 	r.actions &= ~writes;
+	/* An activation to check stays open until the write can be made. */
+	if (snap->active && snap->new_activation)
+		r.actions |= MG_DO_WATCH_LINK;
 	r.reason = "backing-off";
 	r.wake_at = snap->retry_at;
 	return r;
@@ -242,14 +240,14 @@ mg_reconcile_decide(const MgSnapshot *snap, const char *boot_id, gint64 now, MgE
 	if (snap->policy->mode == MG_MODE_OFF)
 		return mg_result(0, "off", 0);
 	if (snap->in_flight)
-		return mg_result(0, "in-flight", 0);
+		return mg_result(snap->new_activation ? MG_DO_WATCH_LINK : 0, "in-flight", 0);
 	switch (snap->address) {
 	case MG_PROFILE_ADDRESS_BY_HAND:
 		return mg_result(MG_DO_MARK_USER_OWNED, "set-by-hand", 0);
 	case MG_PROFILE_ADDRESS_UNRECORDED:
 		return mg_result(MG_DO_ADOPT_UNRECORDED, "unrecorded", 0);
 	case MG_PROFILE_ADDRESS_UNSET:
-		return mg_reconcile_unset(snap, event);
+		return mg_reconcile_unset(snap);
 	case MG_PROFILE_ADDRESS_CURRENT:
 	case MG_PROFILE_ADDRESS_OLDER:
 		break;
@@ -258,12 +256,7 @@ mg_reconcile_decide(const MgSnapshot *snap, const char *boot_id, gint64 now, MgE
 	}
 	if (snap->address == MG_PROFILE_ADDRESS_OLDER)
 		return mg_reconcile_reverted(snap, &st, boot_id, now, event);
-	if (mg_reconcile_wrong_link(snap)) {
-		if (snap->gate_attempts >= MG_RECONCILE_MAX_GATE)
-			return mg_result(0, "wrong-address-gave-up", 0);
-		return mg_result(MG_DO_REACTIVATE, "wrong-address-on-link", 0);
-	}
-	if (snap->active && event == MG_EVENT_ACTIVATED && snap->new_activation)
+	if (snap->active && snap->new_activation)
 		return mg_reconcile_activation(snap, &st, boot_id, now);
 	return mg_reconcile_steady(snap, &st, boot_id, now, event);
 }

@@ -40,8 +40,8 @@ typedef struct {
 	MgProfileAddress address;
 	gboolean active;
 	gboolean in_flight;      /* a write of a new address is under way */
-	gboolean new_activation; /* with MG_EVENT_ACTIVATED or MG_EVENT_LINK_SET: an
-				    activation macguise had not seen before */
+	gboolean new_activation; /* active, in an activation whose link address
+				    macguise has not checked yet */
 	MgLinkAddress link;
 	guint gate_attempts; /* re-activations for a wrong link address, in a row */
 	gint64 retry_at; /* after a failed write: no new write before then (0: none) */
@@ -58,7 +58,8 @@ typedef enum {
 	MG_DO_ASSIGN = 1 << 6,            /* draw a new address and write it */
 	MG_DO_REWRITE = 1 << 7,           /* write the current address (adopted or reverted) */
 	MG_DO_REACTIVATE = 1 << 8,        /* once written, bring it up again on its device */
-	MG_DO_WATCH_LINK = 1 << 9,        /* decide again once the activation set the link's address */
+	MG_DO_WATCH_LINK = 1 << 9,        /* the activation stays unchecked: decide again
+					     once its link's address is set or the write is made */
 } MgReconcileAction;
 
 typedef struct {

@@ -33,7 +33,8 @@ struct _MgService {
 	gboolean synced;        /* the active connections found at start are known */
 	GHashTable *writes;     /* UUID -> MgWriteState: failures, and an unwritten address */
 	GHashTable *settling;   /* UUID -> MgMac written, until libnm's copy shows it */
-	GHashTable *watch_link; /* UUIDs whose first contact waits for the link's address */
+	GHashTable *unchecked;  /* UUIDs whose activation's link address is not checked yet */
+	GHashTable *gate;       /* UUID -> re-activations in a row for a wrong link address */
 	GHashTable *in_flight;  /* UUIDs whose profile write has not returned */
 	GQueue deferred;        /* UUIDs due a write while MG_SERVICE_MAX_WRITES were under way */
 	GHashTable *deferred_set;
@@ -72,10 +73,6 @@ typedef struct {
 
 static void mg_service_evaluate_all(MgService *self, MgEvent event);
 static void mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event);
-static void mg_service_evaluate_activation(MgService *self,
-					   NMRemoteConnection *rc,
-					   MgLinkAddress link,
-					   const MgMac *link_mac);
 static void mg_service_rearm(MgService *self);
 static void mg_service_schedule_publish(MgService *self);
 static gboolean
@@ -99,7 +96,8 @@ mg_service_finalize(GObject *object)
 	g_clear_pointer(&self->active, g_hash_table_unref);
 	g_clear_pointer(&self->writes, g_hash_table_unref);
 	g_clear_pointer(&self->settling, g_hash_table_unref);
-	g_clear_pointer(&self->watch_link, g_hash_table_unref);
+	g_clear_pointer(&self->unchecked, g_hash_table_unref);
+	g_clear_pointer(&self->gate, g_hash_table_unref);
 	g_clear_pointer(&self->in_flight, g_hash_table_unref);
 	g_queue_clear_full(&self->deferred, g_free);
 	g_clear_pointer(&self->deferred_set, g_hash_table_unref);
@@ -123,7 +121,8 @@ mg_service_init(MgService *self)
 	self->active = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	self->writes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	self->settling = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-	self->watch_link = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	self->unchecked = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	self->gate = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	self->in_flight = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	g_queue_init(&self->deferred);
 	self->deferred_set = g_hash_table_new(g_str_hash, g_str_equal);
@@ -595,19 +594,21 @@ mg_service_settling(MgService *self, const char *uuid, const char *cloned)
 	return TRUE;
 }
 
+/* What one evaluation saw of the profile's link: for an activation not
+ * checked yet, the address the activation set (once it has set one). */
 typedef struct {
-	MgEvent event;
 	gboolean new_activation;
 	MgLinkAddress link;
-	const MgMac *link_mac; /* with MG_LINK_ADOPTABLE */
-} MgTrigger;
+	MgMac mac;
+} MgLinkView;
 
 static MgReconcile
 mg_service_decide(MgService *self,
 		  NMConnection *connection,
 		  MgClass klass,
 		  const MgPolicy *policy,
-		  const MgTrigger *t)
+		  const MgLinkView *view,
+		  MgEvent event)
 {
 	const char *uuid = nm_connection_get_uuid(connection);
 	const char *cloned = mg_profile_cloned_mac(connection, klass);
@@ -619,12 +620,13 @@ mg_service_decide(MgService *self,
 	snap.active = g_hash_table_contains(self->active, uuid);
 	snap.in_flight =
 	    g_hash_table_contains(self->in_flight, uuid) || mg_service_settling(self, uuid, cloned);
-	snap.new_activation = t->new_activation;
-	snap.link = t->link;
+	snap.new_activation = view->new_activation;
+	snap.link = view->link;
+	snap.gate_attempts = GPOINTER_TO_UINT(g_hash_table_lookup(self->gate, uuid));
 	snap.retry_at = ws != NULL ? ws->retry_at : 0;
 	if (snap.active && klass == MG_CLASS_AP && policy->quiet_start >= 0)
 		mg_service_quiet_hours_state(self, uuid, &snap.schedule);
-	return mg_reconcile(&snap, self->rt.boot_id, g_get_real_time() / G_USEC_PER_SEC, t->event);
+	return mg_reconcile(&snap, self->rt.boot_id, g_get_real_time() / G_USEC_PER_SEC, event);
 }
 
 /* What changes the state alone; the decision is then made again. */
@@ -704,13 +706,32 @@ mg_service_defer(MgService *self, const char *uuid)
 	return TRUE;
 }
 
+/* The profile's address is right but its link's is not: up again, so the
+ * link takes the profile's. Counted, so that a driver that keeps its own
+ * address is not re-activated forever. */
+static void
+mg_service_gate(MgService *self, NMRemoteConnection *rc, const char *iface)
+{
+	const char *uuid = nm_connection_get_uuid(NM_CONNECTION(rc));
+	guint attempts = GPOINTER_TO_UINT(g_hash_table_lookup(self->gate, uuid)) + 1;
+
+	g_hash_table_replace(self->gate, g_strdup(uuid), GUINT_TO_POINTER(attempts));
+	g_message("profile '%s': its link came up with another address; up again with its own "
+		  "(attempt %u of %u)",
+		  nm_connection_get_id(NM_CONNECTION(rc)),
+		  attempts,
+		  MG_RECONCILE_MAX_GATE);
+	g_hash_table_replace(self->reactivate, g_strdup(uuid), g_strdup(iface));
+	mg_service_reactivate_now(self, rc, uuid);
+}
+
 /* The writes a decision asks for. */
 static void
 mg_service_apply_writes(MgService *self,
 			NMRemoteConnection *rc,
 			MgClass klass,
 			const MgPolicy *policy,
-			const MgTrigger *t,
+			const MgLinkView *view,
 			guint actions)
 {
 	NMConnection *connection = NM_CONNECTION(rc);
@@ -718,20 +739,22 @@ mg_service_apply_writes(MgService *self,
 	const char *iface = NULL;
 	MgProfileState *p;
 
-	if ((actions & MG_DO_WATCH_LINK) != 0)
-		g_hash_table_add(self->watch_link, g_strdup(uuid));
-	if ((actions & (MG_DO_ASSIGN | MG_DO_REWRITE)) == 0 || mg_service_defer(self, uuid))
-		return;
 	if ((actions & MG_DO_REACTIVATE) != 0) {
 		iface = mg_service_active_iface(self, uuid);
 		iface = iface != NULL ? iface : "";
 	}
+	if ((actions & (MG_DO_ASSIGN | MG_DO_REWRITE | MG_DO_REACTIVATE)) == MG_DO_REACTIVATE) {
+		mg_service_gate(self, rc, iface);
+		return;
+	}
+	if ((actions & (MG_DO_ASSIGN | MG_DO_REWRITE)) == 0 || mg_service_defer(self, uuid))
+		return;
 	if ((actions & MG_DO_ASSIGN) != 0) {
 		mg_service_assign(self, rc, klass, policy, FALSE, iface);
 		return;
 	}
 	if ((actions & MG_DO_ADOPT_LINK) != 0 &&
-	    !mg_service_adopt_link(self, connection, policy, t->link_mac))
+	    !mg_service_adopt_link(self, connection, policy, &view->mac))
 		return;
 	p = mg_state_get_profile(self->rt.state, uuid);
 	if (iface != NULL)
@@ -739,14 +762,35 @@ mg_service_apply_writes(MgService *self,
 	mg_service_write(self, rc, klass, FALSE, mg_write_new(self, connection, &p->address));
 }
 
+static MgLinkAddress mg_service_link_address(MgService *self, const char *uuid, MgClass klass, MgMac *out);
+
+/* An activation's check is over once a decision no longer waits for it. */
 static void
-mg_service_evaluate_full(MgService *self, NMRemoteConnection *rc, const MgTrigger *t)
+mg_service_note_checked(MgService *self, NMConnection *connection, const MgLinkView *view, const MgReconcile *r)
+{
+	const char *uuid = nm_connection_get_uuid(connection);
+
+	if (!view->new_activation || (r->actions & MG_DO_WATCH_LINK) != 0)
+		return;
+	g_hash_table_remove(self->unchecked, uuid);
+	if (view->link == MG_LINK_CURRENT || view->link == MG_LINK_ADOPTABLE)
+		g_hash_table_remove(self->gate, uuid);
+	else if (g_strcmp0(r->reason, "wrong-address-gave-up") == 0)
+		g_warning("profile '%s': its link keeps another address after %u re-activations; "
+			  "its driver may not allow a cloned address",
+			  nm_connection_get_id(connection),
+			  MG_RECONCILE_MAX_GATE);
+}
+
+static void
+mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 {
 	NMConnection *connection = NM_CONNECTION(rc);
 	const char *uuid = nm_connection_get_uuid(connection);
 	MgClass klass = mg_profile_class(connection);
 	guint state_only = MG_DO_HAND_BACK | MG_DO_ADOPT_UNRECORDED | MG_DO_MARK_USER_OWNED |
 			   MG_DO_MARK_USED | MG_DO_MARK_PENDING;
+	MgLinkView view = { FALSE, MG_LINK_UNKNOWN, { { 0 } } };
 	g_autofree char *words = NULL;
 	MgReconcile r;
 	MgPolicy policy;
@@ -754,13 +798,17 @@ mg_service_evaluate_full(MgService *self, NMRemoteConnection *rc, const MgTrigge
 	if (klass == MG_CLASS_NONE || uuid == NULL)
 		return;
 	mg_service_schedule_publish(self);
+	if (g_hash_table_contains(self->unchecked, uuid)) {
+		view.new_activation = TRUE;
+		view.link = mg_service_link_address(self, uuid, klass, &view.mac);
+	}
 	mg_profile_policy(&self->rt.config, self->rt.catalogue, connection, klass, &policy);
-	r = mg_service_decide(self, connection, klass, &policy, t);
+	r = mg_service_decide(self, connection, klass, &policy, &view, event);
 	/* A hand-back or an adopted address changes what the profile is: decide
 	 * again on the new state (at most once more each). */
 	for (guint pass = 0; pass < 2 && (r.actions & (MG_DO_HAND_BACK | MG_DO_ADOPT_UNRECORDED)) != 0; pass++) {
 		mg_service_apply_state(self, connection, klass, &policy, r.actions & state_only);
-		r = mg_service_decide(self, connection, klass, &policy, t);
+		r = mg_service_decide(self, connection, klass, &policy, &view, event);
 	}
 	words = mg_reconcile_actions_to_string(r.actions);
 	g_debug("profile '%s': %s (%s)", nm_connection_get_id(connection), words, r.reason);
@@ -771,25 +819,9 @@ mg_service_evaluate_full(MgService *self, NMRemoteConnection *rc, const MgTrigge
 		    self->wake_at, g_strdup(uuid), g_memdup2(&r.wake_at, sizeof(r.wake_at)));
 	else
 		g_hash_table_remove(self->wake_at, uuid);
-	mg_service_apply_writes(self, rc, klass, &policy, t, r.actions);
+	mg_service_note_checked(self, connection, &view, &r);
+	mg_service_apply_writes(self, rc, klass, &policy, &view, r.actions);
 	mg_policy_clear(&policy);
-}
-
-static void
-mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
-{
-	MgTrigger t = { event, FALSE, MG_LINK_UNKNOWN, NULL };
-	mg_service_evaluate_full(self, rc, &t);
-}
-
-static void
-mg_service_evaluate_activation(MgService *self,
-			       NMRemoteConnection *rc,
-			       MgLinkAddress link,
-			       const MgMac *link_mac)
-{
-	MgTrigger t = { MG_EVENT_ACTIVATED, TRUE, link, link_mac };
-	mg_service_evaluate_full(self, rc, &t);
 }
 
 static gboolean mg_service_timer_cb(gpointer user_data);
@@ -833,75 +865,112 @@ mg_service_evaluate_all(MgService *self, MgEvent event)
 
 /* Following NetworkManager ------------------------------------------------------ */
 
-/* For a first contact: what the activation put on the link. Adoptable is a
- * globally administered address from a catalogue block of the profile's
- * class (macguise's NetworkManager defaults draw from those), not the
- * card's own, never used here before and no other profile's. */
-static MgLinkAddress
-mg_service_link_address(MgService *self, NMActiveConnection *ac, MgClass klass, MgMac *out)
+/* The profile's active connection, if it is up. */
+static NMActiveConnection *
+mg_service_active_connection(MgService *self, const char *uuid)
 {
-	const GPtrArray *devices = nm_active_connection_get_devices(ac);
+	const char *path = g_hash_table_lookup(self->active, uuid);
+	const GPtrArray *acs = nm_client_get_active_connections(self->client);
+
+	for (guint i = 0; path != NULL && acs != NULL && i < acs->len; i++) {
+		NMActiveConnection *ac = g_ptr_array_index(acs, i);
+		if (g_strcmp0(nm_object_get_path(NM_OBJECT(ac)), path) == 0)
+			return ac;
+	}
+	return NULL;
+}
+
+/* The device the profile's activation runs on, once that activation has
+ * set the link's address (from stage 2, config, on: NetworkManager sets the
+ * cloned address in stage 1, before any frame leaves). */
+static NMDevice *
+mg_service_link_device(MgService *self, const char *uuid)
+{
+	NMActiveConnection *ac = mg_service_active_connection(self, uuid);
+	const GPtrArray *devices = ac != NULL ? nm_active_connection_get_devices(ac) : NULL;
 	NMDevice *device = devices != NULL && devices->len > 0 ? g_ptr_array_index(devices, 0) : NULL;
+	NMDeviceState state = device != NULL ? nm_device_get_state(device) : NM_DEVICE_STATE_UNKNOWN;
+
+	if (device == NULL || nm_device_get_active_connection(device) != ac ||
+	    state < NM_DEVICE_STATE_CONFIG || state > NM_DEVICE_STATE_ACTIVATED)
+		return NULL;
+	return device;
+}
+
+/* Whether @mac is the current address of any profile. */
+static gboolean
+mg_service_is_some_current(MgService *self, const MgMac *mac)
+{
+	g_autoptr(GPtrArray) uuids = mg_state_list_profiles(self->rt.state);
+
+	for (guint i = 0; i < uuids->len; i++) {
+		const MgProfileState *p = mg_state_get_profile(self->rt.state, g_ptr_array_index(uuids, i));
+		if (p->has_address && mg_mac_equal(&p->address, mac))
+			return TRUE;
+	}
+	return FALSE;
+}
+
+/* What the profile's unchecked activation put on its link. Adoptable is
+ * what macguise's first-contact defaults give: a globally administered
+ * address from a current catalogue block of the profile's class, not the
+ * card's own, never used here before and no profile's. */
+static MgLinkAddress
+mg_service_link_address(MgService *self, const char *uuid, MgClass klass, MgMac *out)
+{
+	NMDevice *device = mg_service_link_device(self, uuid);
 	const char *perm = device != NULL ? mg_device_permanent_mac(device) : NULL;
+	const MgProfileState *p = mg_state_get_profile(self->rt.state, uuid);
 	const MgCatalogueEntry *e;
-	g_autoptr(GPtrArray) uuids = NULL;
 	MgMac own;
 
 	if (device == NULL || !mg_mac_parse(nm_device_get_hw_address(device), out, NULL))
 		return MG_LINK_UNKNOWN;
+	if (p != NULL && p->has_address && mg_mac_equal(&p->address, out))
+		return MG_LINK_CURRENT;
 	if (!mg_mac_is_global_unicast(out) || mg_mac_is_zero(out) ||
 	    (perm != NULL && mg_mac_parse(perm, &own, NULL) && mg_mac_equal(&own, out)) ||
-	    mg_state_was_used(self->rt.state, out))
+	    mg_state_was_used(self->rt.state, out) || mg_service_is_some_current(self, out))
 		return MG_LINK_FOREIGN;
 	e = mg_catalogue_lookup(self->rt.catalogue, out);
 	if (e == NULL || (e->classes & klass) == 0 || e->era != MG_ERA_CURRENT)
 		return MG_LINK_FOREIGN;
-	uuids = mg_state_list_profiles(self->rt.state);
-	for (guint i = 0; i < uuids->len; i++) {
-		const MgProfileState *p = mg_state_get_profile(self->rt.state, g_ptr_array_index(uuids, i));
-		if (p->has_address && mg_mac_equal(&p->address, out))
-			return MG_LINK_FOREIGN;
-	}
 	return MG_LINK_ADOPTABLE;
 }
 
-/* A new activation, now or once it has set the link's address (for a
- * first contact, which waits for that). */
+/* A device moved on (stage, address): an activation waiting for its link
+ * address may be checked now. */
 static void
-mg_service_activation(MgService *self, NMActiveConnection *ac, gboolean is_new)
+mg_service_device_changed(NMDevice *device, GParamSpec *pspec, gpointer user_data)
 {
-	const char *uuid = nm_active_connection_get_uuid(ac);
-	NMRemoteConnection *rc = uuid != NULL ? nm_client_get_connection_by_uuid(self->client, uuid) : NULL;
-	MgLinkAddress link = MG_LINK_UNKNOWN;
-	MgMac mac;
+	MgService *self = user_data;
+	NMActiveConnection *ac = nm_device_get_active_connection(device);
+	const char *uuid = ac != NULL ? nm_active_connection_get_uuid(ac) : NULL;
+	NMRemoteConnection *rc;
 
+	if (uuid == NULL || !g_hash_table_contains(self->unchecked, uuid))
+		return;
+	rc = nm_client_get_connection_by_uuid(self->client, uuid);
 	if (rc == NULL)
 		return;
-	if (!is_new) {
-		mg_service_evaluate(self, rc, MG_EVENT_SEEN);
-		return;
-	}
-	if (nm_active_connection_get_state(ac) == NM_ACTIVE_CONNECTION_STATE_ACTIVATED)
-		link = mg_service_link_address(self, ac, mg_profile_class(NM_CONNECTION(rc)), &mac);
-	g_hash_table_remove(self->watch_link, uuid);
-	mg_service_evaluate_activation(self, rc, link, &mac);
+	mg_service_evaluate(self, rc, MG_EVENT_LINK_SET);
+	mg_service_rearm(self);
 }
 
 static void
-mg_service_ac_state_changed(NMActiveConnection *ac, GParamSpec *pspec, gpointer user_data)
+mg_service_watch_device(MgService *self, NMDevice *device)
 {
-	MgService *self = user_data;
-	const char *uuid = nm_active_connection_get_uuid(ac);
-	NMActiveConnectionState state = nm_active_connection_get_state(ac);
+	g_signal_handlers_disconnect_by_data(device, self);
+	g_signal_connect_object(
+	    device, "notify::" NM_DEVICE_STATE, G_CALLBACK(mg_service_device_changed), self, 0);
+	g_signal_connect_object(
+	    device, "notify::" NM_DEVICE_HW_ADDRESS, G_CALLBACK(mg_service_device_changed), self, 0);
+}
 
-	if (uuid == NULL || !g_hash_table_contains(self->watch_link, uuid) ||
-	    g_strcmp0(g_hash_table_lookup(self->active, uuid), nm_object_get_path(NM_OBJECT(ac))) != 0)
-		return;
-	if (state == NM_ACTIVE_CONNECTION_STATE_ACTIVATED)
-		mg_service_activation(self, ac, TRUE);
-	else if (state > NM_ACTIVE_CONNECTION_STATE_ACTIVATED)
-		g_hash_table_remove(self->watch_link, uuid);
-	mg_service_rearm(self);
+static void
+mg_service_device_added(NMClient *client, NMDevice *device, gpointer user_data)
+{
+	mg_service_watch_device(user_data, device);
 }
 
 /* Activations and deactivations, from the list of active connections. An
@@ -919,6 +988,7 @@ mg_service_active_changed(NMClient *client, GParamSpec *pspec, gpointer user_dat
 
 	for (guint i = 0; acs != NULL && i < acs->len; i++) {
 		NMActiveConnection *ac = g_ptr_array_index(acs, i);
+		NMRemoteConnection *rc;
 		const char *uuid = nm_active_connection_get_uuid(ac);
 		const char *path = nm_object_get_path(NM_OBJECT(ac));
 		if (uuid == NULL || path == NULL)
@@ -927,10 +997,12 @@ mg_service_active_changed(NMClient *client, GParamSpec *pspec, gpointer user_dat
 		if (g_strcmp0(g_hash_table_lookup(self->active, uuid), path) == 0)
 			continue;
 		g_hash_table_replace(self->active, g_strdup(uuid), g_strdup(path));
-		g_signal_connect_object(
-		    ac, "notify::" NM_ACTIVE_CONNECTION_STATE, G_CALLBACK(mg_service_ac_state_changed), self, 0);
 		/* Those found up at start are not new activations. */
-		mg_service_activation(self, ac, self->synced);
+		if (self->synced)
+			g_hash_table_add(self->unchecked, g_strdup(uuid));
+		rc = nm_client_get_connection_by_uuid(self->client, uuid);
+		if (rc != NULL)
+			mg_service_evaluate(self, rc, self->synced ? MG_EVENT_ACTIVATED : MG_EVENT_SEEN);
 	}
 	g_hash_table_iter_init(&iter, self->active);
 	while (g_hash_table_iter_next(&iter, &k, NULL)) {
@@ -942,7 +1014,7 @@ mg_service_active_changed(NMClient *client, GParamSpec *pspec, gpointer user_dat
 	for (guint i = 0; i < gone->len; i++) {
 		NMRemoteConnection *rc =
 		    nm_client_get_connection_by_uuid(self->client, g_ptr_array_index(gone, i));
-		g_hash_table_remove(self->watch_link, g_ptr_array_index(gone, i));
+		g_hash_table_remove(self->unchecked, g_ptr_array_index(gone, i));
 		if (rc != NULL)
 			mg_service_evaluate(self, rc, MG_EVENT_DEACTIVATED);
 	}
@@ -985,7 +1057,8 @@ mg_service_connection_removed(NMClient *client, NMRemoteConnection *rc, gpointer
 		g_hash_table_remove(self->wake_at, uuid);
 		g_hash_table_remove(self->writes, uuid);
 		g_hash_table_remove(self->settling, uuid);
-		g_hash_table_remove(self->watch_link, uuid);
+		g_hash_table_remove(self->unchecked, uuid);
+		g_hash_table_remove(self->gate, uuid);
 	}
 	mg_service_schedule_publish(self);
 }
@@ -996,10 +1069,12 @@ mg_service_nm_running_changed(NMClient *client, GParamSpec *pspec, gpointer user
 {
 	MgService *self = user_data;
 	const GPtrArray *connections;
+	const GPtrArray *devices;
 
 	if (!nm_client_get_nm_running(client)) {
 		g_message("NetworkManager is not running; waiting for it");
 		g_hash_table_remove_all(self->active);
+		g_hash_table_remove_all(self->unchecked);
 		g_clear_handle_id(&self->timer_id, g_source_remove);
 		return;
 	}
@@ -1007,6 +1082,9 @@ mg_service_nm_running_changed(NMClient *client, GParamSpec *pspec, gpointer user
 	connections = nm_client_get_connections(client);
 	for (guint i = 0; connections != NULL && i < connections->len; i++)
 		mg_service_watch_connection(self, g_ptr_array_index(connections, i));
+	devices = nm_client_get_devices(client);
+	for (guint i = 0; devices != NULL && i < devices->len; i++)
+		mg_service_watch_device(self, g_ptr_array_index(devices, i));
 	g_hash_table_remove_all(self->active);
 	self->synced = FALSE;
 	mg_service_active_changed(client, NULL, self);
@@ -1040,6 +1118,8 @@ mg_service_client_ready(GObject *source, GAsyncResult *result, gpointer user_dat
 				G_CALLBACK(mg_service_connection_added),
 				self,
 				0);
+	g_signal_connect_object(
+	    self->client, NM_CLIENT_DEVICE_ADDED, G_CALLBACK(mg_service_device_added), self, 0);
 	g_signal_connect_object(self->client,
 				NM_CLIENT_CONNECTION_REMOVED,
 				G_CALLBACK(mg_service_connection_removed),
