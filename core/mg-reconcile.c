@@ -122,8 +122,10 @@ mg_from_schedule(const MgScheduleState *st, MgDecision d)
 	}
 }
 
-/* Nothing new on the link: the schedule decides. An address on the air
- * (found up at start, say) counts as used. */
+/* Nothing new on the link: the schedule decides. The current address on
+ * the link (found up at start, say) counts as used; for a profile up with
+ * another (its new address written, the re-activation under way) the
+ * current one is neither used nor up. */
 static MgReconcile
 mg_reconcile_steady(const MgSnapshot *snap,
 		    MgScheduleState *st,
@@ -131,11 +133,13 @@ mg_reconcile_steady(const MgSnapshot *snap,
 		    gint64 now,
 		    MgEvent event)
 {
-	guint used = snap->active && !st->used ? MG_DO_MARK_USED : 0;
+	gboolean on_air = snap->active && snap->link == MG_LINK_CURRENT;
+	gboolean up = on_air || (snap->active && snap->link == MG_LINK_UNKNOWN);
+	guint used = on_air && !st->used ? MG_DO_MARK_USED : 0;
 	MgReconcile r;
 
-	st->used = st->used || snap->active;
-	r = mg_from_schedule(st, mg_schedule_decide(snap->policy, st, snap->active, boot_id, now, event));
+	st->used = st->used || on_air;
+	r = mg_from_schedule(st, mg_schedule_decide(snap->policy, st, up, boot_id, now, event));
 	r.actions |= used;
 	return r;
 }

@@ -18,7 +18,7 @@ typedef enum {
 	MG_PROFILE_ADDRESS_BY_HAND,    /* an address macguise never gave, or a keyword */
 } MgProfileAddress;
 
-/* For an active profile: what the activation put on its link. */
+/* For an active profile: the address its activation put on the link. */
 typedef enum {
 	MG_LINK_UNKNOWN,   /* not known yet (the activation has not set it) */
 	MG_LINK_CURRENT,   /* the profile's current macguise address */

@@ -594,8 +594,9 @@ mg_service_settling(MgService *self, const char *uuid, const char *cloned)
 	return TRUE;
 }
 
-/* What one evaluation saw of the profile's link: for an activation not
- * checked yet, the address the activation set (once it has set one). */
+/* What one evaluation saw of an active profile's link: the address its
+ * activation set (once it has set one), and whether that activation is
+ * still to be checked. */
 typedef struct {
 	gboolean new_activation;
 	MgLinkAddress link;
@@ -798,8 +799,8 @@ mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 	if (klass == MG_CLASS_NONE || uuid == NULL)
 		return;
 	mg_service_schedule_publish(self);
-	if (g_hash_table_contains(self->unchecked, uuid)) {
-		view.new_activation = TRUE;
+	if (g_hash_table_contains(self->active, uuid)) {
+		view.new_activation = g_hash_table_contains(self->unchecked, uuid);
 		view.link = mg_service_link_address(self, uuid, klass, &view.mac);
 	}
 	mg_profile_policy(&self->rt.config, self->rt.catalogue, connection, klass, &policy);
@@ -911,7 +912,7 @@ mg_service_is_some_current(MgService *self, const MgMac *mac)
 	return FALSE;
 }
 
-/* What the profile's unchecked activation put on its link. Adoptable is
+/* What the profile's activation put on its link. Adoptable is
  * what macguise's first-contact defaults give: a globally administered
  * address from a current catalogue block of the profile's class, not the
  * card's own, never used here before and no profile's. */

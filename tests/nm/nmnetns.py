@@ -8,6 +8,7 @@ every path inside a temporary directory. Everything started is ended by its
 own pid, and both namespaces are deleted, on failure too. Nothing outside the
 namespaces and the temporary directory is touched.
 """
+import json
 import os
 import re
 import shutil
@@ -53,18 +54,26 @@ fi
 exec /usr/lib/NetworkManager/nm-dispatcher --persist --debug
 """
 
+PEER_PY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "peer.py")
 MAC_RE = re.compile(r"^[0-9a-f]{2}(:[0-9a-f]{2}){5}$")
 SANITIZER_RE = re.compile(r"ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:")
 
 NM_CONF = """[main]
 plugins=keyfile
 dhcp=internal
-no-auto-default=*
+no-auto-default={no_auto_default}
 [keyfile]
 path={dir}/system-connections
 unmanaged-devices={unmanaged}
 [logging]
 level=INFO
+"""
+
+# Debian's udev rules mark veth devices unmanaged; a device section manages
+# the test's as NetworkManager would a real card.
+NM_CONF_MANAGED = """[device-mg-managed]
+match-device={match}
+managed=1
 """
 
 
@@ -89,11 +98,17 @@ def strict_bus_conf(bus):
 
 
 class NmNetns:
-    def __init__(self, strict_bus=False, managed=("veth0",)):
+    def __init__(self, strict_bus=False, managed=("veth0",), auto_default=(), boot=None):
         """@managed: the interface names (globs) NetworkManager manages;
-        every other device in its namespace is left alone."""
+        every other device in its namespace is left alone. @auto_default:
+        names (globs) of devices that get NetworkManager's automatic
+        "Wired connection" profile, as a newly plugged card does. @boot:
+        macguised, run with --boot before NetworkManager starts, as the
+        boot unit does."""
         self.strict_bus = strict_bus
-        self.managed = managed
+        self.managed = tuple(managed) + tuple(auto_default)
+        self.auto_default = tuple(auto_default)
+        self.boot = boot
         tag = f"{os.getpid()}-{time.monotonic_ns() % 100000}"
         self.ns = f"mg-nm-{tag}"
         self.peer = f"mg-peer-{tag}"
@@ -181,10 +196,33 @@ class NmNetns:
             os.makedirs(os.path.join(self.dir, d), exist_ok=True)
         os.chmod(os.path.join(self.dir, "system-connections"), 0o700)
         nm_conf = os.path.join(self.dir, "nm.conf")
+        spec = lambda names: ";".join(f"interface-name:{n}" for n in names)  # noqa: E731
         with open(nm_conf, "w") as f:
-            f.write(NM_CONF.format(dir=self.dir, unmanaged=";".join(
-                f"except:interface-name:{name}" for name in self.managed)))
+            f.write(NM_CONF.format(
+                dir=self.dir,
+                unmanaged=";".join(f"except:interface-name:{name}" for name in self.managed),
+                no_auto_default=f"except:{spec(self.auto_default)}" if self.auto_default
+                else "*"))
+            f.write(NM_CONF_MANAGED.format(match=spec(self.managed)))
+        if self.boot is not None:
+            self.run_boot_step(self.boot)
         self.start_nm()
+
+    def use_macguise_dirs(self):
+        """macguise's state, configuration and runtime directories, in the
+        test directory, for every macguise program started from now on."""
+        for d in ("state", "config", "run"):
+            os.makedirs(os.path.join(self.dir, d), exist_ok=True)
+        self.env["STATE_DIRECTORY"] = os.path.join(self.dir, "state")
+        self.env["RUNTIME_DIRECTORY"] = os.path.join(self.dir, "run")
+        self.env["CONFIGURATION_DIRECTORY"] = os.path.join(self.dir, "config")
+
+    def run_boot_step(self, exe):
+        """macguised --boot, with NetworkManager's keyfiles and
+        configuration directory those of the test."""
+        self.use_macguise_dirs()
+        return self.run(exe, "--boot", f"--keyfile-dir={self.dir}/system-connections",
+                        f"--nm-conf-dir={self.dir}/conf.d", ns=self.ns)
 
     def start_nm(self):
         d = self.dir
@@ -212,11 +250,7 @@ class NmNetns:
     def start_macguised(self, exe, *args):
         """macguised in the NetworkManager namespace, its state and
         configuration in the test directory."""
-        for d in ("state", "config", "run"):
-            os.makedirs(os.path.join(self.dir, d), exist_ok=True)
-        self.env["STATE_DIRECTORY"] = os.path.join(self.dir, "state")
-        self.env["RUNTIME_DIRECTORY"] = os.path.join(self.dir, "run")
-        self.env["CONFIGURATION_DIRECTORY"] = os.path.join(self.dir, "config")
+        self.use_macguise_dirs()
         # MG_VALGRIND=1: macguised under memcheck, its report checked at stop.
         wrap = []
         if os.environ.get("MG_VALGRIND") == "1":
@@ -308,6 +342,46 @@ class NmNetns:
         """A profile's cloned-mac-address, lower case."""
         v = self.nmcli("-g", f"{setting}.cloned-mac-address", "connection", "show", name).stdout
         return v.strip().replace("\\:", ":").lower()
+
+    def new_adapter(self, name, mac, capture):
+        """A card plugged in: a veth device called @name with the burnt-in
+        address @mac appears in NetworkManager's namespace, its cable
+        (the other end, in the peer namespace) still unplugged. Every frame
+        the peer then receives is recorded (peer.py frames) in @capture;
+        plug_in() connects the cable."""
+        peer_end = name + "p"
+        self.run("ip", "link", "add", name, "netns", self.peer, "address", mac, "type", "veth",
+                 "peer", "name", peer_end, "netns", self.peer)
+        ready = capture + ".ready"
+        self.spawn(f"frames-{name}", "python3", PEER_PY, "frames", peer_end, capture, ready,
+                   ns=self.peer)
+        self.wait_for(f"the capture on {peer_end}", lambda: os.path.exists(ready))
+        self.run("ip", "link", "set", name, "netns", self.ns, ns=self.peer)
+        self.wait_for(f"{name} in NetworkManager",
+                      lambda: name in self.nmcli("-t", "-f", "DEVICE", "device", check=False).stdout)
+        return peer_end
+
+    def plug_in(self, peer_end):
+        """Connects a new adapter's cable: the peer end up, with a DHCP
+        server (dnsmasq) on it, as a home router would have."""
+        subnet = len([n for n, _ in self.pids if n.startswith("dnsmasq-")]) + 1
+        self.run("ip", "addr", "add", f"10.88.{subnet}.1/24", "dev", peer_end, ns=self.peer)
+        self.run("ip", "link", "set", peer_end, "up", ns=self.peer)
+        self.spawn(f"dnsmasq-{peer_end}", "dnsmasq", "--keep-in-foreground", "--port=0",
+                   "--bind-interfaces", f"--interface={peer_end}", "--except-interface=lo",
+                   f"--dhcp-range=10.88.{subnet}.10,10.88.{subnet}.200,1h",
+                   f"--dhcp-leasefile={self.dir}/leases-{peer_end}", "--user=root",
+                   f"--pid-file={self.dir}/dnsmasq-{peer_end}.pid", "--log-dhcp",
+                   "--log-facility=-", ns=self.peer)
+
+    @staticmethod
+    def frames_from(capture):
+        """The source addresses of the frames recorded, in order."""
+        try:
+            with open(capture, encoding="utf-8") as f:
+                return [json.loads(line)["src"] for line in f if line.endswith("\n")]
+        except FileNotFoundError:
+            return []
 
     def peer_as(self, mac, ipv4="10.77.0.1/24", ipv6=True, extra_ipv6=None):
         """Makes the peer side a station with @mac, @ipv4 and, with @ipv6,

@@ -9,7 +9,10 @@
                                20 ms: a station that uses MAC but runs no IP
   peer.py capture IFACE FILE   write one JSON line per received link check
                                probe: {"kind": "arp-probe"|"ns-dad", "src": MAC}
-
+  peer.py frames IFACE FILE READY
+                               write one JSON line per frame received, from
+                               the first: {"src": MAC, "type": ethertype};
+                               READY is created once the socket listens
 Runs until it is sent SIGTERM."""
 import json
 import socket
@@ -114,6 +117,23 @@ def capture(iface, path):
                 out.flush()
 
 
+def frames(iface, path, ready):
+    s = open_socket(iface)
+    open(ready, "w").close()
+    with open(path, "a") as out:
+        while True:
+            try:
+                frame, addr = s.recvfrom(2048)
+            except OSError:
+                continue
+            if addr[2] == socket.PACKET_OUTGOING or len(frame) < 14:
+                continue
+            out.write(json.dumps({"src": mac_text(frame[6:12]),
+                                  "type": struct.unpack("!H", frame[12:14])[0],
+                                  "time": time.monotonic()}) + "\n")
+            out.flush()
+
+
 if __name__ == "__main__":
     cmd = sys.argv[1]
     if cmd == "answer-all":
@@ -122,5 +142,7 @@ if __name__ == "__main__":
         send_as(sys.argv[2], sys.argv[3])
     elif cmd == "capture":
         capture(sys.argv[2], sys.argv[3])
+    elif cmd == "frames":
+        frames(sys.argv[2], sys.argv[3], sys.argv[4])
     else:
         sys.exit(f"unknown command {cmd}")

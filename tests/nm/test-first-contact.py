@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""First contact, against a real NetworkManager in network namespaces: the
+ways people meet a new network create and activate a profile in one step
+(a newly plugged card's automatic "Wired connection", `nmcli device
+connect`, `connection add` then `up` at once). Every frame the network
+receives from the first on carries a plausible, globally administered
+address macguise chose — with macguised running, and with only the
+NetworkManager defaults its boot step writes. Also: every activation counts
+(`up` on an active profile), and a profile whose address is reverted
+behind macguised's back comes up again with its own."""
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.dirname(__file__))
+import mgtap  # noqa: E402
+from nmnetns import NmNetns  # noqa: E402
+
+MACGUISED, CLI = sys.argv[1:3]
+# Burnt-in addresses of the test's cards: real Intel and Realtek blocks, as
+# a network would see them without macguise.
+BURNT_IN = ["00:1b:21:3a:4c:01", "00:e0:4c:68:00:02", "00:1b:21:3a:4c:03", "00:e0:4c:68:00:04"]
+
+
+def lookup(mac):
+    p = subprocess.run([CLI, "lookup", "--json", mac], capture_output=True, text=True, check=True)
+    return json.loads(p.stdout)[0]
+
+
+def assert_plausible(mac, burnt_in):
+    assert mac != burnt_in, f"{mac}: the card's own address"
+    assert int(mac[:2], 16) & 3 == 0, f"{mac}: not globally administered unicast"
+    info = lookup(mac)
+    assert info["in_catalogue"] and "ethernet" in info["classes"], info
+
+
+def policy(name, *settings):
+    p = NM.run(CLI, "policy", name, *settings, ns=NM.ns, check=False)
+    assert p.returncode == 0, p.stderr
+
+
+def profile_on(nm, device):
+    """The profile active on @device, once there is one."""
+    box = {}
+
+    def up():
+        out = nm.nmcli("-t", "-f", "GENERAL.CONNECTION", "device", "show", device,
+                       check=False).stdout.strip()
+        box["name"] = out.split(":", 1)[1] if ":" in out else ""
+        return box["name"] not in ("", "--")
+
+    nm.wait_for(f"a profile active on {device}", up)
+    return box["name"]
+
+
+def first_contact(nm, device, burnt_in, connect):
+    """A new card @device, its cable plugged in, @connect run: the frames
+    the network received, and the profile that came up."""
+    capture = os.path.join(nm.dir, f"frames-{device}.jsonl")
+    peer_end = nm.new_adapter(device, burnt_in, capture)
+    nm.plug_in(peer_end)
+    connect()
+    name = profile_on(nm, device)
+    nm.wait_for(f"frames from {device}", lambda: len(nm.frames_from(capture)) > 0)
+    return capture, name
+
+
+def settled_address(nm, name, device):
+    """Waits until macguised has written the link's address into the
+    profile (and any re-activation is over): that address."""
+    box = {}
+
+    def settled():
+        box["mac"] = nm.cloned(name)
+        return box["mac"] == nm.link_mac(device) and \
+            nm.nmcli("-g", "GENERAL.STATE", "device", "show", device).stdout.startswith("100")
+
+    nm.wait_for(f"'{name}' settled with its address on {device}", settled, timeout=60)
+    return box["mac"]
+
+
+NM = NmNetns(auto_default=("mgauto*",), managed=("veth0", "mgdev*"), boot=MACGUISED).start()
+NM.start_macguised(MACGUISED)
+
+
+@mgtap.test
+def new_adapter_automatic_profile_is_on_the_air_only_with_a_macguise_address():
+    capture, name = first_contact(NM, "mgauto0", BURNT_IN[0], lambda: None)
+    mac = settled_address(NM, name, "mgauto0")
+    assert_plausible(mac, BURNT_IN[0])
+    seen = set(NM.frames_from(capture))
+    # the address NetworkManager drew from macguise's defaults is kept: one
+    # address from the first frame on, no second activation
+    assert seen == {mac}, (seen, mac)
+    status = NM.macguise_status(NM.uuid_of(name))
+    assert status is not None and status.get("address") == mac, status
+
+
+@mgtap.test
+def nmcli_device_connect_is_on_the_air_only_with_macguise_addresses():
+    capture, name = first_contact(NM, "mgdev0", BURNT_IN[1],
+                                  lambda: NM.nmcli("device", "connect", "mgdev0", check=False,
+                                                   timeout=90))
+    mac = settled_address(NM, name, "mgdev0")
+    seen = NM.frames_from(capture)
+    for m in set(seen) | {mac}:
+        assert_plausible(m, BURNT_IN[1])
+    assert seen[-1] == mac, (seen, mac)
+
+
+@mgtap.test
+def connection_add_then_up_at_once_is_on_the_air_only_with_macguise_addresses():
+    def add_and_up():
+        NM.nmcli("connection", "add", "type", "ethernet", "ifname", "mgdev1", "con-name", "at-once",
+                 "connection.autoconnect", "no")
+        NM.nmcli("connection", "up", "at-once", check=False, timeout=90)
+
+    capture, name = first_contact(NM, "mgdev1", BURNT_IN[2], add_and_up)
+    assert name == "at-once", name
+    mac = settled_address(NM, name, "mgdev1")
+    seen = NM.frames_from(capture)
+    for m in set(seen) | {mac}:
+        assert_plausible(m, BURNT_IN[2])
+    assert seen[-1] == mac, (seen, mac)
+
+
+@mgtap.test
+def up_on_an_active_profile_is_a_new_activation():
+    # rotate=activation: two activations never share an address, also when
+    # the second is `up` on a profile that is up (no deactivation between).
+    policy("at-once", "rotate=activation")
+    NM.nmcli("connection", "up", "at-once", check=False, timeout=90)
+    first = settled_address(NM, "at-once", "mgdev1")
+    NM.nmcli("connection", "up", "at-once", check=False, timeout=90)
+    NM.wait_for("a new address on the link",
+                lambda: NM.link_mac("mgdev1") != first and NM.cloned("at-once") != first,
+                timeout=60)
+    second = settled_address(NM, "at-once", "mgdev1")
+    assert second != first
+    assert_plausible(second, BURNT_IN[2])
+
+
+@mgtap.test
+def reverted_address_is_repaired_and_the_profile_comes_up_with_its_own():
+    # A writer with a stale copy puts an earlier macguise address back while
+    # the profile is up: macguised writes the current one again and brings
+    # the profile up with it.
+    policy("at-once", "rotate=daily")
+    NM.nmcli("connection", "up", "at-once", check=False, timeout=90)
+    older = settled_address(NM, "at-once", "mgdev1")
+    p = NM.run(CLI, "rotate", "--now", "at-once", ns=NM.ns, check=False)
+    assert p.returncode == 0, p.stderr
+    NM.wait_for("the rotation on the link", lambda: NM.link_mac("mgdev1") != older, timeout=60)
+    current = settled_address(NM, "at-once", "mgdev1")
+    NM.nmcli("connection", "modify", "at-once", "802-3-ethernet.cloned-mac-address", older)
+    NM.wait_for("the current address written back",
+                lambda: NM.cloned("at-once") == current, timeout=30)
+    NM.wait_for("the profile up again with it", lambda: NM.link_mac("mgdev1") == current,
+                timeout=60)
+    status = NM.macguise_status(NM.uuid_of("at-once"))
+    assert status is not None and not status.get("user-owned", False), status
+
+
+@mgtap.test
+def without_macguised_the_boot_defaults_alone_give_catalogue_addresses():
+    # macguised not running (not installed yet, crashed, masked): the
+    # defaults its boot step wrote still keep the card's own address off
+    # the air, and each activation draws another.
+    with NmNetns(auto_default=("mgauto*",), boot=MACGUISED) as nm:
+        capture, name = first_contact(nm, "mgauto1", BURNT_IN[3], lambda: None)
+        nm.wait_for("the activation's address on the link",
+                    lambda: nm.link_mac("mgauto1") != BURNT_IN[3])
+        first = nm.link_mac("mgauto1")
+        assert_plausible(first, BURNT_IN[3])
+        assert nm.cloned(name) == "", nm.cloned(name)
+        nm.nmcli("device", "disconnect", "mgauto1")
+        nm.nmcli("connection", "up", name, check=False, timeout=90)
+        nm.wait_for("the second activation's address",
+                    lambda: nm.link_mac("mgauto1") not in (first, BURNT_IN[3]))
+        assert_plausible(nm.link_mac("mgauto1"), BURNT_IN[3])
+        for m in set(nm.frames_from(capture)):
+            assert_plausible(m, BURNT_IN[3])
+
+
+try:
+    mgtap.run()
+finally:
+    NM.stop()
