@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The main job, shown against a real NetworkManager in throwaway network
-namespaces (the test harness, tests/nm/nmnetns.py): a profile gets a
+namespaces (the test harness, tests/nm/nmnetns.py): a newly plugged card
+meets its network with a macguise address from its first frame, a profile gets a
 plausible address, activates with it after the link check, rotates, and a
 staged conflict is detected and recovered. Everything it starts is ended by
 its pid and the namespaces are deleted; nothing outside them is touched.
@@ -44,18 +45,47 @@ def status(nm):
     return cli_json(nm, "status", "demo")["profiles"][0]
 
 
+def first_contact(nm):
+    burnt_in = "00:1b:21:3a:4c:01"
+    say(f"a new card (burnt-in address {burnt_in}) is plugged into a network with a DHCP "
+        "server; NetworkManager makes its automatic profile and brings it up")
+    capture = os.path.join(nm.dir, "demo-frames.jsonl")
+    nm.plug_in(nm.new_adapter("mgnew0", burnt_in, capture))
+    box = {}
+
+    def settled():
+        out = nm.nmcli("-t", "-f", "GENERAL.CONNECTION,GENERAL.STATE", "device", "show",
+                       "mgnew0", check=False).stdout
+        fields = dict(line.split(":", 1) for line in out.splitlines() if ":" in line)
+        box["name"] = fields.get("GENERAL.CONNECTION", "")
+        return fields.get("GENERAL.STATE", "").startswith("100") and \
+            nm.cloned(box["name"]) == nm.link_mac("mgnew0")
+
+    nm.wait_for("the automatic profile to come up", settled, timeout=60)
+    seen = sorted(set(nm.frames_from(capture)))
+    print(f"  '{box['name']}' is up; the network received "
+          f"{len(nm.frames_from(capture))} frames, from: {', '.join(seen)}")
+    print("  " + describe(nm.link_mac("mgnew0")))
+    print(f"  never from {burnt_in}: NetworkManager drew that first address from the "
+          "catalogue defaults macguise's boot step wrote, and macguised kept it in the profile")
+    nm.nmcli("device", "disconnect", "mgnew0")
+
+
 def main():
     if os.geteuid() != 0:
         sys.exit("tools/demo.py: run as root (it makes network namespaces)")
-    nm = NmNetns().start()
+    macguised = os.path.join(BUILD, "nm-plugin", "macguised")
+    nm = NmNetns(auto_default=("mgnew*",), boot=macguised).start()
     try:
         say(f"a throwaway NetworkManager {nm.nmcli('-g', 'VERSION', 'general').stdout.strip()} "
             f"in namespaces {nm.ns} and {nm.peer}, with macguised and nm-dispatcher")
-        nm.start_macguised(os.path.join(BUILD, "nm-plugin", "macguised"))
+        nm.start_macguised(macguised)
         nm.start_dispatcher(os.path.join(BUILD, "dispatcher", "macguise-pre-up-uninstalled"))
         nm.wait_for("macguised", lambda: nm.macguise_call("GetStatus").returncode == 0)
         peer_mac = nm.link_mac("veth1", ns=nm.peer)
         nm.peer_as(peer_mac)
+
+        first_contact(nm)
 
         say("nmcli connection add ... con-name demo: macguised gives it a plausible address")
         nm.add_ethernet("demo")

@@ -55,12 +55,30 @@ exec /usr/lib/NetworkManager/nm-dispatcher --persist --debug
 """
 
 PEER_PY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "peer.py")
+# Run by `unshare --mount` in the NetworkManager namespace: NetworkManager
+# sees a private /run (with the machine's /run/udev, which udevd in the
+# namespace fills, and the test's bus) and a private /var/lib/NetworkManager,
+# so it neither reads the machine's runtime configuration nor writes its
+# secret_key, leases or timestamps there.
+NM_SH = """set -e
+mkdir -p "$MG_NM_LIB" "$MG_UDEV_KEEP"
+mount --rbind /run/udev "$MG_UDEV_KEEP"
+mount -t tmpfs -o mode=0755 mg-nm-run /run
+mkdir /run/udev /run/dbus
+mount --move "$MG_UDEV_KEEP" /run/udev
+ln -s "$MG_BUS" /run/dbus/system_bus_socket
+mount --bind "$MG_NM_LIB" /var/lib/NetworkManager
+exec "$@"
+"""
+
 MAC_RE = re.compile(r"^[0-9a-f]{2}(:[0-9a-f]{2}){5}$")
 SANITIZER_RE = re.compile(r"ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:")
 
 NM_CONF = """[main]
 plugins=keyfile
 dhcp=internal
+dns=none
+rc-manager=unmanaged
 no-auto-default={no_auto_default}
 [keyfile]
 path={dir}/system-connections
@@ -227,10 +245,13 @@ class NmNetns:
     def start_nm(self):
         d = self.dir
         nm_conf = os.path.join(d, "nm.conf")
-        self.spawn("nm", "NetworkManager", "--no-daemon", f"--config={nm_conf}",
+        env = dict(self.env, MG_BUS=self.bus, MG_NM_LIB=os.path.join(d, "nm-lib"),
+                   MG_UDEV_KEEP=os.path.join(d, "udev-keep"))
+        self.spawn("nm", "unshare", "--mount", "--propagation", "private", "sh", "-c", NM_SH, "sh",
+                   "NetworkManager", "--no-daemon", f"--config={nm_conf}",
                    f"--config-dir={d}/conf.d", f"--system-config-dir={d}/sysconf.d",
                    f"--intern-config={d}/intern.conf", f"--state-file={d}/nm.state",
-                   f"--pid-file={d}/nm.pid", ns=self.ns)
+                   f"--pid-file={d}/nm.pid", ns=self.ns, env=env)
         self.wait_for("NetworkManager", lambda: self.nmcli("general", "status", check=False).returncode == 0)
         self.wait_for("veth0 in NetworkManager",
                       lambda: "veth0" in self.nmcli("-t", "-f", "DEVICE", "device", check=False).stdout)

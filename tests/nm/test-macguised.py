@@ -239,8 +239,7 @@ def boot_step_rewrites_due_profiles_before_networkmanager_starts():
     NM.end("macguised")
     NM.end("nm")
     make_due([uuid])
-    p = NM.run(MACGUISED, "--boot", "--keyfile-dir", os.path.join(NM.dir, "system-connections"),
-               ns=NM.ns)
+    p = NM.run_boot_step(MACGUISED)
     assert "1 profile(s) given a new address" in p.stdout + p.stderr, p.stdout + p.stderr
     NM.start_nm()
     new = cloned("e1")

@@ -12,6 +12,22 @@ sys.path.insert(0, os.path.dirname(__file__))
 import mgtap  # noqa: E402
 from nmnetns import NmNetns  # noqa: E402
 
+MACHINE_NM_DIRS = ("/var/lib/NetworkManager", "/run/NetworkManager")
+
+
+def machine_nm_files():
+    """What the machine's own NetworkManager directories hold."""
+    found = {}
+    for top in MACHINE_NM_DIRS:
+        for root, _, files in os.walk(top):
+            for name in files:
+                path = os.path.join(root, name)
+                st = os.stat(path)
+                found[path] = (st.st_size, st.st_mtime_ns)
+    return found
+
+
+BEFORE = machine_nm_files()
 NM = NmNetns().start()
 
 
@@ -36,6 +52,13 @@ def nm_random_sets_the_locally_administered_bit():
         NM.nmcli("connection", "down", "rnd")
     assert len(seen) == 5, seen
     NM.nmcli("connection", "delete", "rnd")
+
+
+@mgtap.test
+def the_machines_networkmanager_files_are_untouched():
+    # the test's NetworkManager has run, activated profiles and drawn
+    # random addresses: none of it reached the machine's directories
+    assert machine_nm_files() == BEFORE, set(machine_nm_files().items()) ^ set(BEFORE.items())
 
 
 @mgtap.test
