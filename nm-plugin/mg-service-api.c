@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "macguised"
+
+#include "config.h"
+
+#include "mg-service-private.h"
+
+
+/* The link checks' part of a profile's status. */
+static void
+mg_service_add_checks(GVariantBuilder *d, const MgProfileState *p)
+{
+	if (p->verdict != MG_VERDICT_NONE) {
+		g_variant_builder_add(
+		    d, "{sv}", "verdict", g_variant_new_string(mg_verdict_to_string(p->verdict)));
+		g_variant_builder_add(d, "{sv}", "evidence", g_variant_new_string(p->evidence));
+		g_variant_builder_add(d, "{sv}", "checked-at", g_variant_new_int64(p->checked_at));
+	}
+	if (p->conflict_at != 0) {
+		g_variant_builder_add(
+		    d, "{sv}", "conflict-at", g_variant_new_int64(p->conflict_at));
+		g_variant_builder_add(
+		    d, "{sv}", "conflict-evidence", g_variant_new_string(p->conflict_evidence));
+	}
+	if (p->recovery_attempts != 0 || p->recovery_failed) {
+		g_variant_builder_add(
+		    d, "{sv}", "recovery-attempts", g_variant_new_uint32(p->recovery_attempts));
+		g_variant_builder_add(
+		    d, "{sv}", "recovery-failed", g_variant_new_boolean(p->recovery_failed));
+	}
+}
+
+GVariant *
+mg_service_get_status(MgService *self)
+{
+	GVariantBuilder list;
+	const GPtrArray *connections =
+	    self->client != NULL ? nm_client_get_connections(self->client) : NULL;
+
+	g_variant_builder_init(&list, G_VARIANT_TYPE("aa{sv}"));
+	for (guint i = 0; connections != NULL && i < connections->len; i++) {
+		NMConnection *c = NM_CONNECTION(g_ptr_array_index(connections, i));
+		MgClass klass = mg_profile_class(c);
+		const char *uuid = nm_connection_get_uuid(c);
+		const MgProfileState *p;
+		GVariantBuilder d;
+		MgPolicy policy;
+		g_autofree char *mode = NULL;
+		g_autofree char *rotate = NULL;
+
+		if (klass == MG_CLASS_NONE || uuid == NULL)
+			continue;
+		mg_profile_policy(&self->rt.config, self->rt.catalogue, c, klass, &policy);
+		mode = mg_policy_get(&policy, "mode");
+		rotate = mg_policy_get(&policy, "rotate");
+		mg_policy_clear(&policy);
+		p = mg_state_get_profile(self->rt.state, uuid);
+		g_variant_builder_init(&d, G_VARIANT_TYPE("a{sv}"));
+		g_variant_builder_add(&d, "{sv}", "uuid", g_variant_new_string(uuid));
+		g_variant_builder_add(
+		    &d, "{sv}", "id", g_variant_new_string(nm_connection_get_id(c)));
+		g_variant_builder_add(
+		    &d, "{sv}", "class", g_variant_new_string(mg_class_to_string(klass)));
+		g_variant_builder_add(&d, "{sv}", "mode", g_variant_new_string(mode));
+		g_variant_builder_add(&d, "{sv}", "rotate", g_variant_new_string(rotate));
+		g_variant_builder_add(
+		    &d,
+		    "{sv}",
+		    "active",
+		    g_variant_new_boolean(g_hash_table_contains(self->active, uuid)));
+		g_variant_builder_add(
+		    &d, "{sv}", "user-owned", g_variant_new_boolean(p != NULL && p->user_owned));
+		g_variant_builder_add(
+		    &d, "{sv}", "pending", g_variant_new_boolean(p != NULL && p->pending));
+		if (p != NULL && p->has_address) {
+			g_autofree char *mac = mg_mac_to_string(&p->address);
+			g_variant_builder_add(&d, "{sv}", "address", g_variant_new_string(mac));
+			g_variant_builder_add(
+			    &d, "{sv}", "assigned-at", g_variant_new_int64(p->assigned_at));
+			g_variant_builder_add(&d, "{sv}", "due-at", g_variant_new_int64(p->due_at));
+			g_variant_builder_add(
+			    &d, "{sv}", "generation", g_variant_new_uint64(p->generation));
+			g_variant_builder_add(
+			    &d, "{sv}", "conflicts", g_variant_new_uint32(p->conflicts));
+		}
+		if (p != NULL)
+			mg_service_add_checks(&d, p);
+		g_variant_builder_add_value(&list, g_variant_builder_end(&d));
+	}
+	return g_variant_builder_end(&list);
+}
+
+static NMRemoteConnection *
+mg_service_lookup_profile(MgService *self, const char *profile, GError **error)
+{
+	NMRemoteConnection *rc = NULL;
+
+	if (self->client != NULL) {
+		rc = nm_client_get_connection_by_uuid(self->client, profile);
+		if (rc == NULL)
+			rc = nm_client_get_connection_by_id(self->client, profile);
+	}
+	if (rc == NULL || mg_profile_class(NM_CONNECTION(rc)) == MG_CLASS_NONE) {
+		g_set_error(error,
+			    G_IO_ERROR,
+			    G_IO_ERROR_NOT_FOUND,
+			    "no Ethernet or Wi-Fi profile '%s'",
+			    profile);
+		return NULL;
+	}
+	return rc;
+}
+
+static gboolean
+mg_service_rotate_one(MgService *self, NMRemoteConnection *rc, gboolean now)
+{
+	NMConnection *c = NM_CONNECTION(rc);
+	const char *uuid = nm_connection_get_uuid(c);
+	MgClass klass = mg_profile_class(c);
+	MgProfileState *p = mg_state_get_profile(self->rt.state, uuid);
+	gboolean active = g_hash_table_contains(self->active, uuid);
+	MgPolicy policy;
+
+	mg_profile_policy(&self->rt.config, self->rt.catalogue, c, klass, &policy);
+	if (policy.mode == MG_MODE_OFF || (p != NULL && p->user_owned) ||
+	    g_hash_table_contains(self->in_flight, uuid)) {
+		mg_policy_clear(&policy);
+		return FALSE;
+	}
+	if (active && now) {
+		mg_service_assign(self, rc, klass, &policy, FALSE, "");
+	} else {
+		/* Down: the schedule assigns it at once, within the bound on
+		 * writes under way; up: when it goes down. */
+		p = mg_state_ensure_profile(self->rt.state, uuid);
+		p->pending = TRUE;
+		mg_service_save(self);
+		if (!active)
+			mg_service_evaluate(self, rc, MG_EVENT_SEEN);
+	}
+	mg_policy_clear(&policy);
+	return TRUE;
+}
+
+guint
+mg_service_rotate(MgService *self, const char *profile, gboolean now, GError **error)
+{
+	guint count = 0;
+
+	if (profile[0] != '\0') {
+		NMRemoteConnection *rc = mg_service_lookup_profile(self, profile, error);
+		if (rc == NULL)
+			return 0;
+		return mg_service_rotate_one(self, rc, now) ? 1 : 0;
+	}
+	if (self->client != NULL) {
+		const GPtrArray *connections = nm_client_get_connections(self->client);
+		for (guint i = 0; connections != NULL && i < connections->len; i++) {
+			NMRemoteConnection *rc = g_ptr_array_index(connections, i);
+			if (mg_profile_class(NM_CONNECTION(rc)) != MG_CLASS_NONE &&
+			    mg_service_rotate_one(self, rc, now))
+				count++;
+		}
+	}
+	return count;
+}
+
+gboolean
+mg_service_reload(MgService *self, GError **error)
+{
+	MgConfig fresh;
+
+	mg_config_init_default(&fresh);
+	if (!mg_config_load_file(&fresh, self->config_path, error)) {
+		mg_config_clear(&fresh);
+		return FALSE;
+	}
+	mg_config_clear(&self->rt.config);
+	self->rt.config = fresh;
+	mg_service_schedule_publish(self);
+	if (self->client != NULL && nm_client_get_nm_running(self->client))
+		mg_service_evaluate_all(self, MG_EVENT_SEEN);
+	return TRUE;
+}
+
+/* Whether macguised manages @uuid's profile with the address it holds now. */
+gboolean
+mg_service_manages(MgService *self, NMConnection *c, const MgProfileState *p)
+{
+	MgClass klass = mg_profile_class(c);
+	const char *cloned;
+	MgPolicy policy;
+	gboolean on;
+	MgMac mac;
+
+	if (klass == MG_CLASS_NONE || p == NULL || !p->has_address || p->user_owned ||
+	    g_hash_table_contains(self->in_flight, p->uuid))
+		return FALSE;
+	cloned = mg_profile_cloned_mac(c, klass);
+	if (cloned == NULL || !mg_mac_parse(cloned, &mac, NULL) || !mg_mac_equal(&mac, &p->address))
+		return FALSE;
+	mg_profile_policy(&self->rt.config, self->rt.catalogue, c, klass, &policy);
+	on = policy.mode != MG_MODE_OFF;
+	mg_policy_clear(&policy);
+	return on;
+}
+
+GVariant *
+mg_service_get_link_check(MgService *self, const char *profile)
+{
+	NMRemoteConnection *rc =
+	    self->client != NULL ? nm_client_get_connection_by_uuid(self->client, profile) : NULL;
+	const MgProfileState *p = rc != NULL ? mg_state_get_profile(self->rt.state, profile) : NULL;
+	gboolean managed = rc != NULL && mg_service_manages(self, NM_CONNECTION(rc), p);
+	g_autofree char *probes = mg_probe_kinds_to_string(self->rt.config.probes);
+	char address[MG_MAC_STRLEN] = "";
+
+	if (managed)
+		mg_mac_format(&p->address, address);
+	return g_variant_new(
+	    "(bsus)", managed, address, self->rt.config.probe_window_ms, probes);
+}
+
+const char *
+mg_service_report_verdict(MgService *self,
+			  const char *profile,
+			  const char *iface,
+			  const char *address,
+			  const char *verdict_text,
+			  const char *evidence,
+			  guint duration_ms,
+			  GError **error)
+{
+	NMRemoteConnection *rc;
+	NMConnection *c;
+	MgProfileState *p;
+	MgVerdict verdict;
+	MgPolicy policy;
+	MgMac mac;
+	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
+	g_autofree char *digest = NULL;
+
+	if (!mg_verdict_report_check(iface, address, verdict_text, evidence, &verdict, &mac, error))
+		return NULL;
+	rc = mg_service_lookup_profile(self, profile, error);
+	if (rc == NULL)
+		return NULL;
+	c = NM_CONNECTION(rc);
+	p = mg_state_get_profile(self->rt.state, nm_connection_get_uuid(c));
+	if (p == NULL || !p->has_address || !mg_mac_equal(&p->address, &mac) ||
+	    g_hash_table_contains(self->in_flight, p->uuid))
+		return "stale";
+
+	digest = mg_state_log_digest(self->rt.state, &mac);
+	mg_state_record_verdict(p, verdict, evidence, now);
+	if (verdict != MG_VERDICT_CONFLICT || !mg_service_manages(self, c, p)) {
+		mg_service_save(self);
+		g_message("profile '%s' on %s: address #%s: link check %s after %u ms: %s",
+			  nm_connection_get_id(c),
+			  iface,
+			  digest,
+			  verdict_text,
+			  duration_ms,
+			  evidence);
+		return "recorded";
+	}
+
+	/* Burned: the history keeps it from ever being handed out again. */
+	p->conflicts++;
+	mg_state_remember(self->rt.state, &mac, now);
+	g_message("profile '%s' on %s: another station uses address #%s: %s",
+		  nm_connection_get_id(c),
+		  iface,
+		  digest,
+		  evidence);
+	if (p->recovery_attempts >= self->rt.config.conflict_max_attempts) {
+		p->recovery_failed = TRUE;
+		mg_service_save(self);
+		g_warning("profile '%s': still in conflict after %u new address(es); macguise stops "
+			  "and leaves the connection as it is",
+			  nm_connection_get_id(c),
+			  p->recovery_attempts);
+		return "gave-up";
+	}
+	p->recovery_attempts++;
+	mg_service_save(self);
+	mg_profile_policy(&self->rt.config, self->rt.catalogue, c, mg_profile_class(c), &policy);
+	if (!mg_service_assign(self, rc, mg_profile_class(c), &policy, TRUE, iface)) {
+		mg_policy_clear(&policy);
+		return "recorded";
+	}
+	mg_policy_clear(&policy);
+	return "recovering";
+}

@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "macguised"
+
+#include "config.h"
+
+#include "mg-service-private.h"
+
+
+/* The interface the profile is active on, or NULL. */
+static const char *
+mg_service_active_iface(MgService *self, const char *uuid)
+{
+	const GPtrArray *acs = nm_client_get_active_connections(self->client);
+	for (guint i = 0; acs != NULL && i < acs->len; i++) {
+		NMActiveConnection *ac = g_ptr_array_index(acs, i);
+		const GPtrArray *devices = nm_active_connection_get_devices(ac);
+		if (g_strcmp0(nm_active_connection_get_uuid(ac), uuid) == 0 && devices != NULL &&
+		    devices->len > 0)
+			return nm_device_get_iface(g_ptr_array_index(devices, 0));
+	}
+	return NULL;
+}
+
+/* What quiet hours need to know about an active hotspot: the local time
+ * of day and whether any client is associated. Not knowing means busy. */
+static void
+mg_service_quiet_hours_state(MgService *self, const char *uuid, MgScheduleState *st)
+{
+	g_autoptr(GDateTime) local = g_date_time_new_now_local();
+	g_autoptr(GError) error = NULL;
+	const char *iface = mg_service_active_iface(self, uuid);
+	unsigned int ifindex = iface != NULL ? if_nametoindex(iface) : 0;
+	guint stations = 0;
+
+	st->local_minute = g_date_time_get_hour(local) * 60 + g_date_time_get_minute(local);
+	st->idle = FALSE;
+	if (ifindex == 0)
+		return;
+	if (!mg_stations_count((int)ifindex, &stations, &error)) {
+		g_debug("%s: cannot count its clients (%s); taking it as busy",
+			iface,
+			error->message);
+		return;
+	}
+	st->idle = stations == 0;
+}
+
+/* A write that returned but that libnm's copy does not show yet. */
+static gboolean
+mg_service_settling(MgService *self, const char *uuid, const char *cloned)
+{
+	const MgMac *written = g_hash_table_lookup(self->settling, uuid);
+	MgMac mac;
+
+	if (written == NULL)
+		return FALSE;
+	if (cloned != NULL && mg_mac_parse(cloned, &mac, NULL) && mg_mac_equal(&mac, written)) {
+		g_hash_table_remove(self->settling, uuid);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+/* What one evaluation saw of an active profile's link: the address its
+ * activation set (once it has set one), and whether that activation is
+ * still to be checked. */
+typedef struct {
+	gboolean new_activation;
+	MgLinkAddress link;
+	MgMac mac;
+} MgLinkView;
+
+static MgReconcile
+mg_service_decide(MgService *self,
+		  NMConnection *connection,
+		  MgClass klass,
+		  const MgPolicy *policy,
+		  const MgLinkView *view,
+		  MgEvent event)
+{
+	const char *uuid = nm_connection_get_uuid(connection);
+	const char *cloned = mg_profile_cloned_mac(connection, klass);
+	MgWriteState *ws = g_hash_table_lookup(self->writes, uuid);
+	MgSnapshot snap;
+
+	mg_profile_snapshot(
+	    self->rt.state, mg_state_get_profile(self->rt.state, uuid), cloned, policy, &snap);
+	snap.active = g_hash_table_contains(self->active, uuid);
+	snap.in_flight =
+	    g_hash_table_contains(self->in_flight, uuid) || mg_service_settling(self, uuid, cloned);
+	snap.new_activation = view->new_activation;
+	snap.link = view->link;
+	snap.gate_attempts = GPOINTER_TO_UINT(g_hash_table_lookup(self->gate, uuid));
+	snap.retry_at = ws != NULL ? ws->retry_at : 0;
+	if (snap.active && klass == MG_CLASS_AP && policy->quiet_start >= 0)
+		mg_service_quiet_hours_state(self, uuid, &snap.schedule);
+	return mg_reconcile(&snap, self->rt.boot_id, g_get_real_time() / G_USEC_PER_SEC, event);
+}
+
+/* What changes the state alone; the decision is then made again. */
+static void
+mg_service_apply_state(MgService *self, NMConnection *connection, MgClass klass, const MgPolicy *policy, guint actions)
+{
+	const char *uuid = nm_connection_get_uuid(connection);
+	const char *id = nm_connection_get_id(connection);
+	MgProfileState *p = mg_state_ensure_profile(self->rt.state, uuid);
+
+	if ((actions & MG_DO_HAND_BACK) != 0) {
+		p->user_owned = FALSE;
+		p->has_address = FALSE;
+		g_message("profile '%s': handed back to macguise", id);
+	}
+	if ((actions & MG_DO_ADOPT_UNRECORDED) != 0) {
+		MgMac mac;
+		gint64 drawn_at;
+		g_assert(mg_mac_parse(mg_profile_cloned_mac(connection, klass), &mac, NULL));
+		drawn_at = mg_state_remembered_at(self->rt.state, &mac);
+		mg_state_assign(self->rt.state,
+				p,
+				&mac,
+				drawn_at,
+				mg_schedule_due_at(policy, drawn_at, G_MAXUINT32 / 2),
+				self->rt.boot_id);
+		g_message("profile '%s': took up the address it was given before a restart", id);
+	}
+	if ((actions & MG_DO_MARK_USER_OWNED) != 0) {
+		p->user_owned = TRUE;
+		g_message("profile '%s': its MAC address was set by hand; macguise leaves it alone",
+			  id);
+	}
+	if ((actions & MG_DO_MARK_USED) != 0)
+		p->used = TRUE;
+	if ((actions & MG_DO_MARK_PENDING) != 0)
+		p->pending = TRUE;
+	mg_service_save(self);
+}
+
+/* First contact: the address NetworkManager drew from macguise's defaults
+ * becomes the profile's, recorded durably before it is written. */
+static gboolean
+mg_service_adopt_link(MgService *self, NMConnection *connection, const MgPolicy *policy, const MgMac *mac)
+{
+	MgProfileState *p = mg_state_ensure_profile(self->rt.state, nm_connection_get_uuid(connection));
+	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
+	g_autofree char *digest = NULL;
+	guint32 jitter;
+
+	mg_random_fill(self->rt.rng, &jitter, sizeof(jitter));
+	mg_state_assign(
+	    self->rt.state, p, mac, now, mg_schedule_due_at(policy, now, jitter), self->rt.boot_id);
+	p->used = TRUE;
+	if (!mg_service_save(self))
+		return FALSE;
+	digest = mg_state_log_digest(self->rt.state, mac);
+	g_message("profile '%s': first contact with address #%s from macguise's defaults; kept",
+		  nm_connection_get_id(connection),
+		  digest);
+	return TRUE;
+}
+
+/* A write waits for a free slot among MG_SERVICE_MAX_WRITES. */
+static gboolean
+mg_service_defer(MgService *self, const char *uuid)
+{
+	char *key;
+
+	if (g_hash_table_size(self->in_flight) < MG_SERVICE_MAX_WRITES)
+		return FALSE;
+	if (!g_hash_table_contains(self->deferred_set, uuid)) {
+		key = g_strdup(uuid);
+		g_queue_push_tail(&self->deferred, key);
+		g_hash_table_add(self->deferred_set, key);
+	}
+	return TRUE;
+}
+
+/* The profile's address is right but its link's is not: up again, so the
+ * link takes the profile's. Counted, so that a driver that keeps its own
+ * address is not re-activated forever. */
+static void
+mg_service_gate(MgService *self, NMRemoteConnection *rc, const char *iface)
+{
+	const char *uuid = nm_connection_get_uuid(NM_CONNECTION(rc));
+	guint attempts = GPOINTER_TO_UINT(g_hash_table_lookup(self->gate, uuid)) + 1;
+
+	g_hash_table_replace(self->gate, g_strdup(uuid), GUINT_TO_POINTER(attempts));
+	g_message("profile '%s': its link came up with another address; up again with its own "
+		  "(attempt %u of %u)",
+		  nm_connection_get_id(NM_CONNECTION(rc)),
+		  attempts,
+		  MG_RECONCILE_MAX_GATE);
+	g_hash_table_replace(self->reactivate, g_strdup(uuid), g_strdup(iface));
+	mg_service_reactivate_now(self, rc, uuid);
+}
+
+/* The writes a decision asks for. */
+static void
+mg_service_apply_writes(MgService *self,
+			NMRemoteConnection *rc,
+			MgClass klass,
+			const MgPolicy *policy,
+			const MgLinkView *view,
+			guint actions)
+{
+	NMConnection *connection = NM_CONNECTION(rc);
+	const char *uuid = nm_connection_get_uuid(connection);
+	const char *iface = NULL;
+	MgProfileState *p;
+
+	if ((actions & MG_DO_REACTIVATE) != 0) {
+		iface = mg_service_active_iface(self, uuid);
+		iface = iface != NULL ? iface : "";
+	}
+	if ((actions & (MG_DO_ASSIGN | MG_DO_REWRITE | MG_DO_REACTIVATE)) == MG_DO_REACTIVATE) {
+		mg_service_gate(self, rc, iface);
+		return;
+	}
+	if ((actions & (MG_DO_ASSIGN | MG_DO_REWRITE)) == 0 || mg_service_defer(self, uuid))
+		return;
+	if ((actions & MG_DO_ASSIGN) != 0) {
+		mg_service_assign(self, rc, klass, policy, FALSE, iface);
+		return;
+	}
+	if ((actions & MG_DO_ADOPT_LINK) != 0 &&
+	    !mg_service_adopt_link(self, connection, policy, &view->mac))
+		return;
+	p = mg_state_get_profile(self->rt.state, uuid);
+	if (iface != NULL)
+		g_hash_table_replace(self->reactivate, g_strdup(uuid), g_strdup(iface));
+	mg_service_write(self, rc, klass, FALSE, mg_write_new(self, connection, &p->address));
+}
+
+/* An activation's check is over once a decision no longer waits for it. */
+static void
+mg_service_note_checked(MgService *self, NMConnection *connection, const MgLinkView *view, const MgReconcile *r)
+{
+	const char *uuid = nm_connection_get_uuid(connection);
+
+	if (!view->new_activation || (r->actions & MG_DO_WATCH_LINK) != 0)
+		return;
+	g_hash_table_remove(self->unchecked, uuid);
+	if (view->link == MG_LINK_CURRENT || view->link == MG_LINK_ADOPTABLE)
+		g_hash_table_remove(self->gate, uuid);
+	else if (g_strcmp0(r->reason, "wrong-address-gave-up") == 0)
+		g_warning("profile '%s': its link keeps another address after %u re-activations; "
+			  "its driver may not allow a cloned address",
+			  nm_connection_get_id(connection),
+			  MG_RECONCILE_MAX_GATE);
+}
+
+void
+mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
+{
+	NMConnection *connection = NM_CONNECTION(rc);
+	const char *uuid = nm_connection_get_uuid(connection);
+	MgClass klass = mg_profile_class(connection);
+	guint state_only = MG_DO_HAND_BACK | MG_DO_ADOPT_UNRECORDED | MG_DO_MARK_USER_OWNED |
+			   MG_DO_MARK_USED | MG_DO_MARK_PENDING;
+	MgLinkView view = { FALSE, MG_LINK_UNKNOWN, { { 0 } } };
+	g_autofree char *words = NULL;
+	MgReconcile r;
+	MgPolicy policy;
+
+	if (klass == MG_CLASS_NONE || uuid == NULL)
+		return;
+	mg_service_schedule_publish(self);
+	if (g_hash_table_contains(self->active, uuid)) {
+		view.new_activation = g_hash_table_contains(self->unchecked, uuid);
+		view.link = mg_service_link_address(self, uuid, klass, &view.mac);
+	}
+	mg_profile_policy(&self->rt.config, self->rt.catalogue, connection, klass, &policy);
+	r = mg_service_decide(self, connection, klass, &policy, &view, event);
+	/* A hand-back or an adopted address changes what the profile is: decide
+	 * again on the new state (at most once more each). */
+	for (guint pass = 0; pass < 2 && (r.actions & (MG_DO_HAND_BACK | MG_DO_ADOPT_UNRECORDED)) != 0; pass++) {
+		mg_service_apply_state(self, connection, klass, &policy, r.actions & state_only);
+		r = mg_service_decide(self, connection, klass, &policy, &view, event);
+	}
+	words = mg_reconcile_actions_to_string(r.actions);
+	g_debug("profile '%s': %s (%s)", nm_connection_get_id(connection), words, r.reason);
+	if ((r.actions & state_only) != 0)
+		mg_service_apply_state(self, connection, klass, &policy, r.actions & state_only);
+	if (r.wake_at != 0)
+		g_hash_table_replace(
+		    self->wake_at, g_strdup(uuid), g_memdup2(&r.wake_at, sizeof(r.wake_at)));
+	else
+		g_hash_table_remove(self->wake_at, uuid);
+	mg_service_note_checked(self, connection, &view, &r);
+	mg_service_apply_writes(self, rc, klass, &policy, &view, r.actions);
+	mg_policy_clear(&policy);
+}
+
+static gboolean mg_service_timer_cb(gpointer user_data);
+
+/* One timer, for the earliest instant any profile asked for: no polling. */
+void
+mg_service_rearm(MgService *self)
+{
+	GHashTableIter iter;
+	gpointer v;
+	gint64 earliest = G_MAXINT64;
+	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
+
+	g_clear_handle_id(&self->timer_id, g_source_remove);
+	g_hash_table_iter_init(&iter, self->wake_at);
+	while (g_hash_table_iter_next(&iter, NULL, &v))
+		earliest = MIN(earliest, *(gint64 *)v);
+	if (earliest == G_MAXINT64)
+		return;
+	self->timer_id = g_timeout_add_seconds(
+	    (guint)CLAMP(earliest - now, 1, G_MAXUINT / 2), mg_service_timer_cb, self);
+}
+
+static gboolean
+mg_service_timer_cb(gpointer user_data)
+{
+	MgService *self = user_data;
+	self->timer_id = 0;
+	mg_service_evaluate_all(self, MG_EVENT_TIMER);
+	return G_SOURCE_REMOVE;
+}
+
+void
+mg_service_evaluate_all(MgService *self, MgEvent event)
+{
+	const GPtrArray *connections = nm_client_get_connections(self->client);
+	for (guint i = 0; connections != NULL && i < connections->len; i++)
+		mg_service_evaluate(self, g_ptr_array_index(connections, i), event);
+	mg_service_rearm(self);
+}

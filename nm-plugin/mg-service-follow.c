@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "macguised"
+
+#include "config.h"
+
+#include "mg-service-private.h"
+
+
+/* The profile's active connection, if it is up. */
+static NMActiveConnection *
+mg_service_active_connection(MgService *self, const char *uuid)
+{
+	const char *path = g_hash_table_lookup(self->active, uuid);
+	const GPtrArray *acs = nm_client_get_active_connections(self->client);
+
+	for (guint i = 0; path != NULL && acs != NULL && i < acs->len; i++) {
+		NMActiveConnection *ac = g_ptr_array_index(acs, i);
+		if (g_strcmp0(nm_object_get_path(NM_OBJECT(ac)), path) == 0)
+			return ac;
+	}
+	return NULL;
+}
+
+/* The device the profile's activation runs on, once that activation has
+ * set the link's address (from stage 2, config, on: NetworkManager sets the
+ * cloned address in stage 1, before any frame leaves). */
+static NMDevice *
+mg_service_link_device(MgService *self, const char *uuid)
+{
+	NMActiveConnection *ac = mg_service_active_connection(self, uuid);
+	const GPtrArray *devices = ac != NULL ? nm_active_connection_get_devices(ac) : NULL;
+	NMDevice *device = devices != NULL && devices->len > 0 ? g_ptr_array_index(devices, 0) : NULL;
+	NMDeviceState state = device != NULL ? nm_device_get_state(device) : NM_DEVICE_STATE_UNKNOWN;
+
+	if (device == NULL || nm_device_get_active_connection(device) != ac ||
+	    state < NM_DEVICE_STATE_CONFIG || state > NM_DEVICE_STATE_ACTIVATED)
+		return NULL;
+	return device;
+}
+
+/* Whether @mac is the current address of any profile. */
+static gboolean
+mg_service_is_some_current(MgService *self, const MgMac *mac)
+{
+	g_autoptr(GPtrArray) uuids = mg_state_list_profiles(self->rt.state);
+
+	for (guint i = 0; i < uuids->len; i++) {
+		const MgProfileState *p = mg_state_get_profile(self->rt.state, g_ptr_array_index(uuids, i));
+		if (p->has_address && mg_mac_equal(&p->address, mac))
+			return TRUE;
+	}
+	return FALSE;
+}
+
+/* What the profile's activation put on its link. Adoptable is
+ * what macguise's first-contact defaults give: a globally administered
+ * address from a current catalogue block of the profile's class, not the
+ * card's own, never used here before and no profile's. */
+MgLinkAddress
+mg_service_link_address(MgService *self, const char *uuid, MgClass klass, MgMac *out)
+{
+	NMDevice *device = mg_service_link_device(self, uuid);
+	const char *perm = device != NULL ? mg_device_permanent_mac(device) : NULL;
+	const MgProfileState *p = mg_state_get_profile(self->rt.state, uuid);
+	const MgCatalogueEntry *e;
+	MgMac own;
+
+	if (device == NULL || !mg_mac_parse(nm_device_get_hw_address(device), out, NULL))
+		return MG_LINK_UNKNOWN;
+	if (p != NULL && p->has_address && mg_mac_equal(&p->address, out))
+		return MG_LINK_CURRENT;
+	if (!mg_mac_is_global_unicast(out) || mg_mac_is_zero(out) ||
+	    (perm != NULL && mg_mac_parse(perm, &own, NULL) && mg_mac_equal(&own, out)) ||
+	    mg_state_was_used(self->rt.state, out) || mg_service_is_some_current(self, out))
+		return MG_LINK_FOREIGN;
+	e = mg_catalogue_lookup(self->rt.catalogue, out);
+	if (e == NULL || (e->classes & klass) == 0 || e->era != MG_ERA_CURRENT)
+		return MG_LINK_FOREIGN;
+	return MG_LINK_ADOPTABLE;
+}
+
+/* A device moved on (stage, address): an activation waiting for its link
+ * address may be checked now. */
+static void
+mg_service_device_changed(NMDevice *device, GParamSpec *pspec, gpointer user_data)
+{
+	MgService *self = user_data;
+	NMActiveConnection *ac = nm_device_get_active_connection(device);
+	const char *uuid = ac != NULL ? nm_active_connection_get_uuid(ac) : NULL;
+	NMRemoteConnection *rc;
+
+	if (uuid == NULL || !g_hash_table_contains(self->unchecked, uuid))
+		return;
+	rc = nm_client_get_connection_by_uuid(self->client, uuid);
+	if (rc == NULL)
+		return;
+	mg_service_evaluate(self, rc, MG_EVENT_LINK_SET);
+	mg_service_rearm(self);
+}
+
+static void
+mg_service_watch_device(MgService *self, NMDevice *device)
+{
+	g_signal_handlers_disconnect_by_data(device, self);
+	g_signal_connect_object(
+	    device, "notify::" NM_DEVICE_STATE, G_CALLBACK(mg_service_device_changed), self, 0);
+	g_signal_connect_object(
+	    device, "notify::" NM_DEVICE_HW_ADDRESS, G_CALLBACK(mg_service_device_changed), self, 0);
+}
+
+static void
+mg_service_device_added(NMClient *client, NMDevice *device, gpointer user_data)
+{
+	mg_service_watch_device(user_data, device);
+}
+
+/* Activations and deactivations, from the list of active connections. An
+ * active connection is one activation: `nmcli connection up` on a profile
+ * that is up replaces it with another (a new path, no deactivation seen). */
+static void
+mg_service_active_changed(NMClient *client, GParamSpec *pspec, gpointer user_data)
+{
+	MgService *self = user_data;
+	const GPtrArray *acs = nm_client_get_active_connections(client);
+	g_autoptr(GHashTable) now = g_hash_table_new(g_str_hash, g_str_equal);
+	g_autoptr(GPtrArray) gone = g_ptr_array_new_with_free_func(g_free);
+	GHashTableIter iter;
+	gpointer k;
+
+	for (guint i = 0; acs != NULL && i < acs->len; i++) {
+		NMActiveConnection *ac = g_ptr_array_index(acs, i);
+		NMRemoteConnection *rc;
+		const char *uuid = nm_active_connection_get_uuid(ac);
+		const char *path = nm_object_get_path(NM_OBJECT(ac));
+		if (uuid == NULL || path == NULL)
+			continue;
+		g_hash_table_add(now, (gpointer)uuid);
+		if (g_strcmp0(g_hash_table_lookup(self->active, uuid), path) == 0)
+			continue;
+		g_hash_table_replace(self->active, g_strdup(uuid), g_strdup(path));
+		/* Those found up at start are not new activations. */
+		if (self->synced)
+			g_hash_table_add(self->unchecked, g_strdup(uuid));
+		rc = nm_client_get_connection_by_uuid(self->client, uuid);
+		if (rc != NULL)
+			mg_service_evaluate(self, rc, self->synced ? MG_EVENT_ACTIVATED : MG_EVENT_SEEN);
+	}
+	g_hash_table_iter_init(&iter, self->active);
+	while (g_hash_table_iter_next(&iter, &k, NULL)) {
+		if (!g_hash_table_contains(now, k)) {
+			g_ptr_array_add(gone, g_strdup(k));
+			g_hash_table_iter_remove(&iter);
+		}
+	}
+	for (guint i = 0; i < gone->len; i++) {
+		NMRemoteConnection *rc =
+		    nm_client_get_connection_by_uuid(self->client, g_ptr_array_index(gone, i));
+		g_hash_table_remove(self->unchecked, g_ptr_array_index(gone, i));
+		if (rc != NULL)
+			mg_service_evaluate(self, rc, MG_EVENT_DEACTIVATED);
+	}
+	mg_service_rearm(self);
+}
+
+static void
+mg_service_connection_changed(NMConnection *connection, gpointer user_data)
+{
+	MgService *self = user_data;
+	mg_service_evaluate(self, NM_REMOTE_CONNECTION(connection), MG_EVENT_SEEN);
+	mg_service_rearm(self);
+}
+
+static void
+mg_service_watch_connection(MgService *self, NMRemoteConnection *rc)
+{
+	g_signal_handlers_disconnect_by_data(rc, self);
+	g_signal_connect_object(rc, "changed", G_CALLBACK(mg_service_connection_changed), self, 0);
+}
+
+static void
+mg_service_connection_added(NMClient *client, NMRemoteConnection *rc, gpointer user_data)
+{
+	MgService *self = user_data;
+	mg_service_watch_connection(self, rc);
+	mg_service_evaluate(self, rc, MG_EVENT_SEEN);
+	mg_service_rearm(self);
+}
+
+static void
+mg_service_connection_removed(NMClient *client, NMRemoteConnection *rc, gpointer user_data)
+{
+	MgService *self = user_data;
+	const char *uuid = nm_connection_get_uuid(NM_CONNECTION(rc));
+	/* The history keeps its addresses; only the profile's entry goes. */
+	if (uuid != NULL && mg_state_remove_profile(self->rt.state, uuid))
+		mg_service_save(self);
+	if (uuid != NULL) {
+		g_hash_table_remove(self->wake_at, uuid);
+		g_hash_table_remove(self->writes, uuid);
+		g_hash_table_remove(self->settling, uuid);
+		g_hash_table_remove(self->unchecked, uuid);
+		g_hash_table_remove(self->gate, uuid);
+	}
+	mg_service_schedule_publish(self);
+}
+
+/* NetworkManager (re)appeared: catch up with everything. */
+static void
+mg_service_nm_running_changed(NMClient *client, GParamSpec *pspec, gpointer user_data)
+{
+	MgService *self = user_data;
+	const GPtrArray *connections;
+	const GPtrArray *devices;
+
+	if (!nm_client_get_nm_running(client)) {
+		g_message("NetworkManager is not running; waiting for it");
+		g_hash_table_remove_all(self->active);
+		g_hash_table_remove_all(self->unchecked);
+		g_clear_handle_id(&self->timer_id, g_source_remove);
+		return;
+	}
+	g_message("following NetworkManager %s", nm_client_get_version(client));
+	connections = nm_client_get_connections(client);
+	for (guint i = 0; connections != NULL && i < connections->len; i++)
+		mg_service_watch_connection(self, g_ptr_array_index(connections, i));
+	devices = nm_client_get_devices(client);
+	for (guint i = 0; devices != NULL && i < devices->len; i++)
+		mg_service_watch_device(self, g_ptr_array_index(devices, i));
+	g_hash_table_remove_all(self->active);
+	self->synced = FALSE;
+	mg_service_active_changed(client, NULL, self);
+	self->synced = TRUE;
+	mg_service_evaluate_all(self, MG_EVENT_SEEN);
+}
+
+void
+mg_service_client_ready(GObject *source, GAsyncResult *result, gpointer user_data)
+{
+	g_autoptr(MgService) self = user_data;
+	g_autoptr(GError) error = NULL;
+
+	self->client = nm_client_new_finish(result, &error);
+	if (self->client == NULL) {
+		g_critical("cannot talk to NetworkManager: %s", error->message);
+		return;
+	}
+	g_signal_connect_object(self->client,
+				"notify::" NM_CLIENT_NM_RUNNING,
+				G_CALLBACK(mg_service_nm_running_changed),
+				self,
+				0);
+	g_signal_connect_object(self->client,
+				"notify::" NM_CLIENT_ACTIVE_CONNECTIONS,
+				G_CALLBACK(mg_service_active_changed),
+				self,
+				0);
+	g_signal_connect_object(self->client,
+				NM_CLIENT_CONNECTION_ADDED,
+				G_CALLBACK(mg_service_connection_added),
+				self,
+				0);
+	g_signal_connect_object(
+	    self->client, NM_CLIENT_DEVICE_ADDED, G_CALLBACK(mg_service_device_added), self, 0);
+	g_signal_connect_object(self->client,
+				NM_CLIENT_CONNECTION_REMOVED,
+				G_CALLBACK(mg_service_connection_removed),
+				self,
+				0);
+	mg_service_nm_running_changed(self->client, NULL, self);
+}

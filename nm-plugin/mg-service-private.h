@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* macguised's service object, shared by the files that make it up:
+ * mg-service.c (the object, the state file and the link-check index),
+ * mg-service-writes.c (profile writes and re-activations),
+ * mg-service-decide.c (each profile's decision, carried out),
+ * mg-service-follow.c (following NetworkManager) and
+ * mg-service-api.c (the D-Bus API's operations). Not for other users. */
+#pragma once
+
+#include <NetworkManager.h>
+#include <errno.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <net/if.h>
+#include <sodium.h>
+#include <string.h>
+
+#include "mg-catalogue.h"
+#include "mg-config.h"
+#include "mg-error.h"
+#include "mg-generator.h"
+#include "mg-hook-env.h"
+#include "mg-neighbours.h"
+#include "mg-profile.h"
+#include "mg-schedule.h"
+#include "mg-stations.h"
+#include "mg-skip-list.h"
+#include "mg-state.h"
+
+#include "mg-service.h"
+#include "mg-reconcile.h"
+
+struct _MgService {
+	GObject parent_instance;
+	MgRuntime rt;
+	NMClient *client;
+	GHashTable *active;     /* UUID -> D-Bus path of its active connection */
+	gboolean synced;        /* the active connections found at start are known */
+	GHashTable *writes;     /* UUID -> MgWriteState: failures, and an unwritten address */
+	GHashTable *settling;   /* UUID -> MgMac written, until libnm's copy shows it */
+	GHashTable *unchecked;  /* UUIDs whose activation's link address is not checked yet */
+	GHashTable *gate;       /* UUID -> re-activations in a row for a wrong link address */
+	GHashTable *in_flight;  /* UUIDs whose profile write has not returned */
+	GQueue deferred;        /* UUIDs due a write while MG_SERVICE_MAX_WRITES were under way */
+	GHashTable *deferred_set;
+	GHashTable *wake_at;    /* UUID -> next instant worth waking for */
+	GHashTable *reactivate; /* UUID -> interface ("": any) to bring it up on once written */
+	guint timer_id;
+	guint publish_id; /* the link-check index is to be rewritten */
+	guint save_retry_id;
+	guint save_failures; /* in a row: the retry backs off */
+	gboolean publish_failed;
+	char *config_path;
+	char *runtime_dir;
+};
+
+/* A profile's writes: failures in a row, when to try again, and an address
+ * drawn and recorded but not yet in the profile (a retry writes it rather
+ * than drawing, and filling the history, again). */
+typedef struct {
+	guint failures;
+	gint64 retry_at;
+	gboolean has_drawn;
+	MgMac drawn;
+} MgWriteState;
+
+/* Profile writes under way at once. The system bus refuses a client more
+ * than max_replies_per_connection (128 on Debian) pending calls, and a
+ * refused write would stall its profile; a few at a time keep
+ * NetworkManager as busy as more would. */
+#define MG_SERVICE_MAX_WRITES 16
+
+/* One profile write under way. */
+typedef struct {
+	MgService *self;
+	char *uuid;
+	char *id;
+	MgMac mac;
+	gboolean assign;       /* a new address (else the current one written again) */
+	gint64 due_at;         /* for a new address */
+	gboolean for_conflict; /* a recovery, not a rotation */
+} MgWrite;
+
+/* The object, the state file and the link-check index (mg-service.c) */
+gboolean mg_service_save(MgService *self);
+void mg_service_schedule_publish(MgService *self);
+GArray *mg_service_device_macs(MgService *self);
+
+/* Profile writes and re-activations (mg-service-writes.c) */
+const char *mg_device_permanent_mac(NMDevice *dev);
+void mg_service_reactivate_done(GObject *source, GAsyncResult *result, gpointer user_data);
+void mg_service_reactivate_now(MgService *self, NMRemoteConnection *rc, const char *uuid);
+void mg_service_write(MgService *self, NMRemoteConnection *rc, MgClass klass, gboolean new_stable_id, MgWrite *w);
+MgWrite *mg_write_new(MgService *self, NMConnection *connection, const MgMac *mac);
+gboolean mg_service_assign(MgService *self, NMRemoteConnection *rc, MgClass klass, const MgPolicy *policy, gboolean for_conflict, const char *reactivate_iface);
+
+/* Deciding, and carrying the decision out (mg-service-decide.c) */
+void mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event);
+void mg_service_rearm(MgService *self);
+void mg_service_evaluate_all(MgService *self, MgEvent event);
+
+/* Following NetworkManager (mg-service-follow.c) */
+MgLinkAddress mg_service_link_address(MgService *self, const char *uuid, MgClass klass, MgMac *out);
+void mg_service_client_ready(GObject *source, GAsyncResult *result, gpointer user_data);
+
+/* The D-Bus API's operations (mg-service-api.c) */
+gboolean mg_service_manages(MgService *self, NMConnection *c, const MgProfileState *p);

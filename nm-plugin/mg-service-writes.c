@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "macguised"
+
+#include "config.h"
+
+#include "mg-service-private.h"
+
+
+const char *
+mg_device_permanent_mac(NMDevice *dev)
+{
+	if (NM_IS_DEVICE_ETHERNET(dev))
+		return nm_device_ethernet_get_permanent_hw_address(NM_DEVICE_ETHERNET(dev));
+	if (NM_IS_DEVICE_WIFI(dev))
+		return nm_device_wifi_get_permanent_hw_address(NM_DEVICE_WIFI(dev));
+	return NULL;
+}
+
+/* For keep-vendor: the permanent address of the device the profile is for
+ * (its interface-name, else the only device of its kind), else the
+ * profile's current macguise address, whose block came from it. */
+static const MgMac *
+mg_service_hardware_mac(MgService *self, NMConnection *connection, MgClass klass, MgMac *out)
+{
+	const char *iface = nm_connection_get_interface_name(connection);
+	const GPtrArray *devices = nm_client_get_devices(self->client);
+	const MgProfileState *p = mg_state_get_profile(self->rt.state, nm_connection_get_uuid(connection));
+	NMDevice *device = iface != NULL ? nm_client_get_device_by_iface(self->client, iface) : NULL;
+	const char *perm;
+
+	for (guint i = 0; iface == NULL && devices != NULL && i < devices->len; i++) {
+		NMDevice *d = g_ptr_array_index(devices, i);
+		gboolean kind = (klass & MG_CLASS_WIRELESS) != 0 ? NM_IS_DEVICE_WIFI(d) : NM_IS_DEVICE_ETHERNET(d);
+		if (kind && device != NULL) {
+			device = NULL; /* more than one: which one is not known */
+			break;
+		}
+		if (kind)
+			device = d;
+	}
+	perm = device != NULL ? mg_device_permanent_mac(device) : NULL;
+	if (perm != NULL && mg_mac_parse(perm, out, NULL) && mg_mac_is_global_unicast(out) &&
+	    !mg_mac_is_zero(out))
+		return out;
+	if (p != NULL && p->has_address) {
+		*out = p->address;
+		return out;
+	}
+	return NULL;
+}
+
+static void
+mg_write_free(MgWrite *w)
+{
+	g_object_unref(w->self);
+	g_free(w->uuid);
+	g_free(w->id);
+	g_free(w);
+}
+
+static MgWriteState *
+mg_service_write_state(MgService *self, const char *uuid)
+{
+	MgWriteState *ws = g_hash_table_lookup(self->writes, uuid);
+	if (ws == NULL) {
+		ws = g_new0(MgWriteState, 1);
+		g_hash_table_insert(self->writes, g_strdup(uuid), ws);
+	}
+	return ws;
+}
+
+static void
+mg_service_write_failed(MgService *self, MgWrite *w, const GError *error)
+{
+	MgWriteState *ws = mg_service_write_state(self, w->uuid);
+	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
+
+	ws->failures++;
+	ws->retry_at = mg_reconcile_retry_at(ws->failures, now);
+	if (w->assign) {
+		ws->has_drawn = TRUE;
+		ws->drawn = w->mac;
+	}
+	g_hash_table_remove(self->reactivate, w->uuid);
+	g_warning("profile '%s': cannot write its address (trying again in %" G_GINT64_FORMAT
+		  " s): %s",
+		  w->id,
+		  ws->retry_at - now,
+		  error->message);
+}
+
+static void
+mg_service_write_succeeded(MgService *self, MgWrite *w)
+{
+	MgProfileState *p = mg_state_ensure_profile(self->rt.state, w->uuid);
+	g_autofree char *digest = mg_state_log_digest(self->rt.state, &w->mac);
+	g_autofree char *text = mg_mac_to_string(&w->mac);
+
+	g_hash_table_remove(self->writes, w->uuid);
+	/* libnm's copy of the profile lags the write: until it shows the new
+	 * address, the old one there is not a revert. */
+	g_hash_table_replace(self->settling, g_strdup(w->uuid), g_memdup2(&w->mac, sizeof(w->mac)));
+	if (!w->assign) {
+		g_message("profile '%s': address #%s written again", w->id, digest);
+		return;
+	}
+	mg_state_assign(self->rt.state,
+			p,
+			&w->mac,
+			g_get_real_time() / G_USEC_PER_SEC,
+			w->due_at,
+			self->rt.boot_id);
+	if (!w->for_conflict) {
+		/* A rotation starts afresh: earlier conflicts were elsewhere. */
+		p->recovery_attempts = 0;
+		p->recovery_failed = FALSE;
+	}
+	mg_service_save(self);
+	g_message("profile '%s': new address #%s (generation %" G_GUINT64_FORMAT ")",
+		  w->id,
+		  digest,
+		  p->generation);
+	g_debug("profile '%s': new address %s", w->id, text);
+}
+
+void
+mg_service_reactivate_done(GObject *source, GAsyncResult *result, gpointer user_data)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(NMActiveConnection) ac =
+	    nm_client_activate_connection_finish(NM_CLIENT(source), result, &error);
+	if (ac == NULL)
+		g_warning("cannot re-activate with the new address: %s", error->message);
+}
+
+/* Rotated while up (on request, for a conflict, a spent address, a revert):
+ * up again on the same device, so the new MAC takes effect now. */
+void
+mg_service_reactivate_now(MgService *self, NMRemoteConnection *rc, const char *uuid)
+{
+	const char *iface = g_hash_table_lookup(self->reactivate, uuid);
+	NMDevice *device;
+
+	if (iface == NULL)
+		return;
+	device = iface[0] != '\0' ? nm_client_get_device_by_iface(self->client, iface) : NULL;
+	nm_client_activate_connection_async(
+	    self->client, NM_CONNECTION(rc), device, NULL, NULL, mg_service_reactivate_done, NULL);
+	g_hash_table_remove(self->reactivate, uuid);
+}
+
+static void
+mg_service_write_done(GObject *source, GAsyncResult *result, gpointer user_data)
+{
+	MgWrite *w = user_data;
+	MgService *self = w->self;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GVariant) ret =
+	    nm_remote_connection_update2_finish(NM_REMOTE_CONNECTION(source), result, &error);
+
+	g_hash_table_remove(self->in_flight, w->uuid);
+	if (ret == NULL) {
+		mg_service_write_failed(self, w, error);
+	} else {
+		mg_service_write_succeeded(self, w);
+		mg_service_reactivate_now(self, NM_REMOTE_CONNECTION(source), w->uuid);
+	}
+	/* Anything that happened to it while the write was under way; then
+	 * the writes that waited for a free slot, oldest first. */
+	mg_service_evaluate(self, NM_REMOTE_CONNECTION(source), MG_EVENT_TIMER);
+	while (g_hash_table_size(self->in_flight) < MG_SERVICE_MAX_WRITES &&
+	       !g_queue_is_empty(&self->deferred)) {
+		g_autofree char *uuid = g_queue_pop_head(&self->deferred);
+		NMRemoteConnection *rc;
+		g_hash_table_remove(self->deferred_set, uuid);
+		rc = nm_client_get_connection_by_uuid(self->client, uuid);
+		if (rc != NULL)
+			mg_service_evaluate(self, rc, MG_EVENT_TIMER);
+	}
+	mg_service_rearm(self);
+	mg_write_free(w);
+}
+
+/* Starts writing @w's address into the profile (and a new stable-id epoch
+ * with @new_stable_id). */
+void
+mg_service_write(MgService *self, NMRemoteConnection *rc, MgClass klass, gboolean new_stable_id, MgWrite *w)
+{
+	g_autoptr(NMConnection) copy = nm_simple_connection_new_clone(NM_CONNECTION(rc));
+	char text[MG_MAC_STRLEN];
+
+	mg_mac_format(&w->mac, text);
+	if ((klass & MG_CLASS_WIRELESS) != 0) {
+		NMSettingWireless *s = nm_connection_get_setting_wireless(copy);
+		g_object_set(s, NM_SETTING_WIRELESS_CLONED_MAC_ADDRESS, text, NULL);
+	} else {
+		NMSettingWired *s = nm_connection_get_setting_wired(copy);
+		if (s == NULL) {
+			s = NM_SETTING_WIRED(nm_setting_wired_new());
+			nm_connection_add_setting(copy, NM_SETTING(s));
+		}
+		g_object_set(s, NM_SETTING_WIRED_CLONED_MAC_ADDRESS, text, NULL);
+	}
+	if (new_stable_id) {
+		/* A new stable-id epoch: NetworkManager derives IPv6
+		 * stable-privacy addresses and DHCP identifiers from it, so they
+		 * change with the MAC instead of linking old and new. */
+		g_autofree char *stable_id = mg_profile_new_stable_id();
+		g_object_set(nm_connection_get_setting_connection(copy),
+			     NM_SETTING_CONNECTION_STABLE_ID,
+			     stable_id,
+			     NULL);
+	}
+	g_hash_table_add(self->in_flight, g_strdup(w->uuid));
+	nm_remote_connection_update2(rc,
+				     nm_connection_to_dbus(copy, NM_CONNECTION_SERIALIZE_ALL),
+				     NM_SETTINGS_UPDATE2_FLAG_TO_DISK,
+				     NULL,
+				     NULL,
+				     mg_service_write_done,
+				     w);
+}
+
+MgWrite *
+mg_write_new(MgService *self, NMConnection *connection, const MgMac *mac)
+{
+	MgWrite *w = g_new0(MgWrite, 1);
+	w->self = g_object_ref(self);
+	w->uuid = g_strdup(nm_connection_get_uuid(connection));
+	w->id = g_strdup(nm_connection_get_id(connection));
+	w->mac = *mac;
+	return w;
+}
+
+/* Draws an address (or takes the one a failed write left) and starts
+ * writing it into the profile; FALSE if there is none to give. With
+ * @reactivate_iface ("": any device), the profile comes up again with it. */
+gboolean
+mg_service_assign(MgService *self,
+		  NMRemoteConnection *rc,
+		  MgClass klass,
+		  const MgPolicy *policy,
+		  gboolean for_conflict,
+		  const char *reactivate_iface)
+{
+	NMConnection *connection = NM_CONNECTION(rc);
+	MgWriteState *ws = g_hash_table_lookup(self->writes, nm_connection_get_uuid(connection));
+	g_autoptr(GError) error = NULL;
+	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
+	MgWrite *w;
+	guint32 jitter;
+	MgMac mac, hardware;
+
+	if (ws != NULL && ws->has_drawn && !for_conflict) {
+		mac = ws->drawn;
+	} else {
+		g_autoptr(GArray) taken = mg_service_device_macs(self);
+		if (!mg_profile_draw(self->rt.catalogue,
+				     self->rt.state,
+				     self->rt.rng,
+				     klass,
+				     policy,
+				     mg_service_hardware_mac(self, connection, klass, &hardware),
+				     taken,
+				     &mac,
+				     &error)) {
+			g_warning("profile '%s': no address to give it: %s",
+				  nm_connection_get_id(connection),
+				  error->message);
+			return FALSE;
+		}
+		/* Into the history before NetworkManager has it: whatever
+		 * happens next, it is never handed out again and is known as
+		 * ours. */
+		mg_state_remember(self->rt.state, &mac, now);
+	}
+	w = mg_write_new(self, connection, &mac);
+	if (!mg_service_save(self)) {
+		/* Not durably ours yet: NetworkManager must not have it. */
+		g_warning("profile '%s': keeps its address until a new one can be recorded in "
+			  "the state; trying again later",
+			  w->id);
+		mg_write_free(w);
+		return FALSE;
+	}
+	mg_random_fill(self->rt.rng, &jitter, sizeof(jitter));
+	w->assign = TRUE;
+	w->due_at = mg_schedule_due_at(policy, now, jitter);
+	w->for_conflict = for_conflict;
+	if (reactivate_iface != NULL)
+		g_hash_table_replace(self->reactivate, g_strdup(w->uuid), g_strdup(reactivate_iface));
+	mg_service_write(self, rc, klass, policy->harden, w);
+	return TRUE;
+}
