@@ -331,6 +331,12 @@ mg_probe_tally_verdict(const MgProbeTally *tally,
 		mg_evidence_add(s,
 				_("note: an IPv6 address of this link failed duplicate address "
 				  "detection (an IP conflict, not a MAC one)"));
+	if (tally->flooded) {
+		g_autofree char *part =
+		    g_strdup_printf(_("note: the link was flooded; the check stopped after %u frames"),
+				    tally->frames_read);
+		mg_evidence_add(s, part);
+	}
 	*evidence = mg_evidence_sanitize(s->str);
 	return conflict ? MG_VERDICT_CONFLICT : MG_VERDICT_CLEAN;
 }

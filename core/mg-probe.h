@@ -62,6 +62,8 @@ typedef struct {
 	guint arp_ip_in_use;
 	gboolean kernel_dad_failed;       /* on the EUI-64 link-local */
 	gboolean kernel_dad_failed_other; /* on another address: an IP conflict */
+	guint frames_read;                /* what the socket filter let through */
+	gboolean flooded;                 /* more than the check reads in a window */
 } MgProbeTally;
 
 void mg_probe_tally_add(MgProbeTally *tally, MgFindings findings);

@@ -32,6 +32,7 @@ typedef struct {
 	const MgHookRequest *request;
 	char *address;
 	gint64 started;
+	guint frames_read;
 } MgHook;
 
 static void
@@ -42,6 +43,7 @@ mg_hook_report(MgHook *hook, MgVerdict verdict, const char *evidence)
 	g_autoptr(GError) error = NULL;
 	g_autoptr(GVariant) ret = NULL;
 	const char *outcome = "";
+	g_autofree char *read = NULL;
 
 	ret = g_dbus_connection_call_sync(hook->bus,
 					  MG_DBUS_NAME,
@@ -68,10 +70,14 @@ mg_hook_report(MgHook *hook, MgVerdict verdict, const char *evidence)
 		return;
 	}
 	g_variant_get(ret, "(&s)", &outcome);
-	g_message(_("%s: link check %s after %u ms (%s); macguised: %s"),
+	read = g_strdup_printf(
+	    g_dngettext(GETTEXT_PACKAGE, "%u frame read", "%u frames read", hook->frames_read),
+	    hook->frames_read);
+	g_message(_("%s: link check %s after %u ms, %s (%s); macguised: %s"),
 		  hook->request->iface,
 		  mg_verdict_to_string(verdict),
 		  elapsed_ms,
+		  read,
 		  clean,
 		  outcome);
 }
@@ -169,6 +175,7 @@ mg_hook_check(MgHook *hook, guint window_ms, MgProbeKinds kinds)
 		tally.kernel_dad_failed = before.dad_failed_eui64 || after.dad_failed_eui64;
 		tally.kernel_dad_failed_other = before.dad_failed_other || after.dad_failed_other;
 	}
+	hook->frames_read = tally.frames_read;
 	verdict = mg_probe_tally_verdict(&tally, kinds, target.n_ipv4, window_ms, &evidence);
 	mg_hook_report(hook, verdict, evidence);
 }

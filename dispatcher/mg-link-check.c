@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "mg-link-check.h"
+#include "mg-probe-filter.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -15,6 +16,10 @@
 #include <unistd.h>
 
 #define MG_ROUNDS 2
+/* More frames that could be evidence than a busy office LAN carries in a
+ * window (ARP there is tens per second): past this the link is flooded, and
+ * the check ends with what it has rather than keep activation waiting. */
+#define MG_FRAME_BUDGET 4096
 #define MG_SENT_MAX (MG_ROUNDS * (1 + MG_PROBE_MAX_IPV4))
 
 typedef struct {
@@ -84,6 +89,67 @@ mg_check_is_own(const MgCheck *c, const guint8 *frame, gsize len)
 	return FALSE;
 }
 
+/* The socket sees nothing until the filter is on: it is opened for no
+ * protocol, filtered, and only then bound to every protocol of the link. */
+static gboolean
+mg_check_open(MgCheck *c, const MgMac *mac, GError **error)
+{
+	struct sock_filter prog[MG_PROBE_FILTER_LEN];
+	const struct sock_fprog fprog = { .len = MG_PROBE_FILTER_LEN, .filter = prog };
+	struct sockaddr_ll here = {
+		.sll_family = AF_PACKET,
+		.sll_protocol = htons(ETH_P_ALL),
+		.sll_ifindex = c->ifindex,
+	};
+	const int one = 1;
+
+	c->fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (c->fd < 0)
+		return mg_check_fail(c, _("cannot open a packet socket"), error);
+	mg_probe_filter_build(mac, prog);
+	if (setsockopt(c->fd, SOL_SOCKET, SO_ATTACH_FILTER, &fprog, sizeof(fprog)) < 0)
+		return mg_check_fail(c, _("cannot filter the packet socket"), error);
+	/* Our own transmissions are not evidence (Linux 4.20 and later; the
+	 * packet type is checked as well). */
+	(void)setsockopt(c->fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof(one));
+	if (bind(c->fd, (const struct sockaddr *)&here, sizeof(here)) < 0)
+		return mg_check_fail(c, _("cannot bind the packet socket"), error);
+	return TRUE;
+}
+
+/* Reads what is waiting, but never past the window's end or the budget: a
+ * link that carries frames faster than they are read cannot hold the check
+ * (and NetworkManager's activation, which waits for it) beyond its window. */
+static gboolean
+mg_check_drain(MgCheck *c, const MgProbeTarget *target, gint64 end, MgProbeTally *tally,
+	       GError **error)
+{
+	for (;;) {
+		guint8 frame[2048];
+		struct sockaddr_ll from;
+		socklen_t from_len = sizeof(from);
+		ssize_t n;
+
+		if (tally->frames_read >= MG_FRAME_BUDGET) {
+			tally->flooded = TRUE;
+			return TRUE;
+		}
+		if (g_get_monotonic_time() >= end)
+			return TRUE;
+		n = recvfrom(c->fd, frame, sizeof(frame), 0, (struct sockaddr *)&from, &from_len);
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				return TRUE;
+			return mg_check_fail(c, _("cannot read from the link"), error);
+		}
+		tally->frames_read++;
+		if (from.sll_pkttype == PACKET_OUTGOING || from.sll_ifindex != c->ifindex ||
+		    mg_check_is_own(c, frame, (gsize)n))
+			continue;
+		mg_probe_tally_add(tally, mg_probe_classify(target, frame, (gsize)n));
+	}
+}
+
 gboolean
 mg_link_check_run(int ifindex,
 		  const MgProbeTarget *target,
@@ -93,26 +159,13 @@ mg_link_check_run(int ifindex,
 		  GError **error)
 {
 	MgCheck c = { .fd = -1, .ifindex = ifindex };
-	struct sockaddr_ll here = {
-		.sll_family = AF_PACKET,
-		.sll_protocol = htons(ETH_P_ALL),
-		.sll_ifindex = ifindex,
-	};
-	const int one = 1;
 	gint64 start = g_get_monotonic_time();
 	gint64 end = start + (gint64)window_ms * 1000;
 	gint64 second_round = start + (gint64)window_ms * 500;
 	guint rounds = 0;
 
-	c.fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, htons(ETH_P_ALL));
-	if (c.fd < 0)
-		return mg_check_fail(&c, _("cannot open a packet socket"), error);
-	/* Our own transmissions are not evidence (Linux 4.20 and later; the
-	 * packet type is checked below as well). */
-	(void)setsockopt(c.fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof(one));
-	if (bind(c.fd, (const struct sockaddr *)&here, sizeof(here)) < 0)
-		return mg_check_fail(&c, _("cannot bind the packet socket"), error);
-
+	if (!mg_check_open(&c, &target->mac, error))
+		return FALSE;
 	for (;;) {
 		gint64 now = g_get_monotonic_time();
 		gint64 next = end;
@@ -131,26 +184,10 @@ mg_link_check_run(int ifindex,
 		r = poll(&pfd, 1, (int)MAX(1, (next - now + 999) / 1000));
 		if (r < 0 && errno != EINTR)
 			return mg_check_fail(&c, _("cannot watch the link"), error);
-		while (r > 0) {
-			guint8 frame[2048];
-			struct sockaddr_ll from;
-			socklen_t from_len = sizeof(from);
-			ssize_t n = recvfrom(c.fd,
-					     frame,
-					     sizeof(frame),
-					     0,
-					     (struct sockaddr *)&from,
-					     &from_len);
-			if (n < 0) {
-				if (errno == EAGAIN || errno == EINTR)
-					break;
-				return mg_check_fail(&c, _("cannot read from the link"), error);
-			}
-			if (from.sll_pkttype == PACKET_OUTGOING || from.sll_ifindex != ifindex ||
-			    mg_check_is_own(&c, frame, (gsize)n))
-				continue;
-			mg_probe_tally_add(tally, mg_probe_classify(target, frame, (gsize)n));
-		}
+		if (r > 0 && !mg_check_drain(&c, target, end, tally, error))
+			return FALSE;
+		if (tally->flooded)
+			break;
 	}
 	close(c.fd);
 	return TRUE;

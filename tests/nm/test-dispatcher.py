@@ -4,7 +4,8 @@
 nm-dispatcher, in network namespaces: a clean link costs the window and no
 re-activation; a station on the peer side that uses the profile's address is
 found by each probe kind on its own and by all together, and macguised
-recovers with a new address; a LAN that answers everything stops recovery
+recovers with a new address; a flooded link neither stalls nor burdens the
+check; a LAN that answers everything stops recovery
 after conflict-max-attempts; unmanaged profiles are not probed; without
 macguised the hook gets out of the way."""
 import hashlib
@@ -24,6 +25,8 @@ MACGUISED, HOOK, CLI = sys.argv[1], sys.argv[2], sys.argv[3]
 PEER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "peer.py")
 WINDOW_MS = 200     # macguise.conf's default probe-window-ms
 HOOK_SLACK_MS = 100  # bus connection, two calls, reading the link
+# The same, on two cores of which a flooding peer takes one.
+FLOOD_SLACK_MS = 3 * HOOK_SLACK_MS
 MAC_RE = re.compile(r"^[0-9a-f]{2}(:[0-9a-f]{2}){5}$")
 
 NM = NmNetns().start()
@@ -391,6 +394,38 @@ def a_peer_keeps_reaching_the_host_across_a_rotation():
     neigh = NM.run("ip", "neigh", "show", "10.77.0.2", ns=NM.peer).stdout
     assert NM.link_mac() in neigh and old not in neigh, neigh
     down("e1")
+
+
+@mgtap.test
+def a_flooded_link_neither_stalls_nor_burdens_the_check():
+    """A peer sends frames as fast as it can. Frames that cannot be evidence
+    (IPv4 broadcasts) never reach the checker: its socket filter drops them
+    in the kernel. Frames it must read (ARP for other hosts) stop it at its
+    budget, and either way it reports within its window and a bound."""
+    NM.add_ethernet("flooded")
+    wait_cloned("flooded")
+    peer_as()
+    for kind in ("noise", "arp"):
+        ready = os.path.join(NM.dir, f"flood-{kind}.ready")
+        NM.spawn(f"flood-{kind}", sys.executable, PEER, "flood", "veth1", kind, ready, ns=NM.peer)
+        NM.wait_for(f"a {kind} flood", lambda r=ready: os.path.exists(r))
+        seen = len(hook_lines())
+        up("flooded")
+        NM.wait_for("the check's report",
+                    lambda: any("link check" in line for line in hook_lines()[seen:]))
+        NM.end(f"flood-{kind}")
+        line = next(line for line in hook_lines()[seen:] if "link check" in line)
+        m = re.search(r"link check clean after (\d+) ms, (\d+) frames? read", line)
+        assert m, line
+        took, read = int(m.group(1)), int(m.group(2))
+        print(f"# {kind} flood: the check took {took} ms and read {read} frames")
+        assert took <= WINDOW_MS + FLOOD_SLACK_MS, line
+        if kind == "noise":
+            # the peer's own answers to the probes, nothing of the flood
+            assert read < 50, line
+        else:
+            assert "the link was flooded; the check stopped after 4096 frames" in line, line
+        down("flooded")
 
 
 @mgtap.test

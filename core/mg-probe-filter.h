@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+#include <linux/filter.h>
+
+#include "mg-mac.h"
+
+G_BEGIN_DECLS
+
+/* The kernel socket filter of the link check: the packet socket is handed
+ * only the frames mg_probe_classify() can find something in (ARP, IPv6
+ * neighbour solicitations and advertisements, and anything sent from the
+ * address under test). A busy or flooded link's other frames never reach
+ * the checker, so reading costs what the evidence costs. */
+
+#define MG_PROBE_FILTER_LEN 14
+
+/* Fills @prog (classic BPF, for SO_ATTACH_FILTER) for @mac. */
+void mg_probe_filter_build(const MgMac *mac, struct sock_filter prog[MG_PROBE_FILTER_LEN]);
+
+G_END_DECLS
