@@ -11,7 +11,7 @@ import mgtap  # noqa: E402
 
 SRC = os.environ["MG_SOURCE_ROOT"]
 MARK = re.compile(r'\b(N?_|C_|NC_|g_dngettext|ngettext)\s*\(\s*"')
-SOURCE_DIRS = ("core", "cli", "nm-plugin", "dispatcher", "link")
+SOURCE_DIRS = ("core", "cli", "daemon", "nm", "dispatcher", "link")
 
 
 def listed():

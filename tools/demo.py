@@ -74,7 +74,7 @@ def first_contact(nm):
 def main():
     if os.geteuid() != 0:
         sys.exit("tools/demo.py: run as root (it makes network namespaces)")
-    macguised = os.path.join(BUILD, "nm-plugin", "macguised")
+    macguised = os.path.join(BUILD, "daemon", "macguised")
     nm = NmNetns(auto_default=("mgnew*",), boot=macguised).start()
     try:
         say(f"a throwaway NetworkManager {nm.nmcli('-g', 'VERSION', 'general').stdout.strip()} "
