@@ -71,7 +71,13 @@ main(int argc, char **argv)
 		{ "machines", 0, 0, G_OPTION_ARG_INT64, &machines, "fleet size", "N" },
 		{ "draws", 0, 0, G_OPTION_ARG_INT64, &draws, "seeded draws measuring q", "D" },
 		{ "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "seed of the draws", "S" },
-		{ "tsv", 0, 0, G_OPTION_ARG_FILENAME, &tsv, "write the curve for the plot", "FILE" },
+		{ "tsv",
+		  0,
+		  0,
+		  G_OPTION_ARG_FILENAME,
+		  &tsv,
+		  "write the curve for the plot",
+		  "FILE" },
 		{ NULL },
 	};
 	static const int lans[] = { 2, 10, 50, 100, 250, 500, 1000 };
@@ -147,7 +153,8 @@ main(int argc, char **argv)
 	       draws,
 	       (double)(g_get_monotonic_time() - start) / 1e6);
 	printf("q = P(two draws give one address)\n");
-	printf("  macguise, exact from the catalogue   %.4g  (as many equally likely addresses: %.3g)\n",
+	printf("  macguise, exact from the catalogue   %.4g  (as many equally likely addresses: "
+	       "%.3g)\n",
 	       q_exact,
 	       1 / q_exact);
 	printf("  macguise, measured (%" G_GUINT64_FORMAT " colliding pairs)  %.4g  (ratio %.3f)\n",

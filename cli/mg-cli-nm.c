@@ -26,8 +26,10 @@ mg_cli_nm_client(GError **error)
 		return NULL;
 	}
 	if (!nm_client_get_nm_running(client)) {
-		g_set_error_literal(
-		    error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED, _("NetworkManager is not running"));
+		g_set_error_literal(error,
+				    G_IO_ERROR,
+				    G_IO_ERROR_NOT_CONNECTED,
+				    _("NetworkManager is not running"));
 		return NULL;
 	}
 	return g_steal_pointer(&client);

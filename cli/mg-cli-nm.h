@@ -26,15 +26,18 @@ gboolean mg_cli_update_profile(NMRemoteConnection *rc, NMConnection *changed, GE
 
 /* The system bus and macguised's API: NULL with @error when it is not there. */
 GDBusConnection *mg_cli_bus(GError **error);
-GVariant *mg_cli_daemon_call(const char *method, GVariant *args, const char *reply_type,
-			     gboolean auto_start, GError **error);
+GVariant *mg_cli_daemon_call(const char *method,
+			     GVariant *args,
+			     const char *reply_type,
+			     gboolean auto_start,
+			     GError **error);
 
 /* What the CLI knows about each profile's macguise state: from macguised
  * when it runs, else from the state file (root only), else nothing. */
 typedef struct {
 	gboolean daemon_running;
 	gboolean state_readable;
-	char *state_problem;  /* why not, for people */
+	char *state_problem; /* why not, for people */
 	MgConfig config;
 	MgState *state;     /* the profiles' states, from either source */
 	GHashTable *policy; /* UUID -> "mode\nrotate" as macguised uses them */

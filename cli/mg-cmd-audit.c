@@ -41,8 +41,8 @@ mg_scan_rand_from_file(const char *path, gboolean *off)
 			continue;
 		v = g_key_file_get_value(kf, groups[i], "wifi.scan-rand-mac-address", NULL);
 		if (v != NULL)
-			*off = g_ascii_strcasecmp(v, "no") == 0 || g_ascii_strcasecmp(v, "false") == 0 ||
-			       g_strcmp0(v, "0") == 0;
+			*off = g_ascii_strcasecmp(v, "no") == 0 ||
+			       g_ascii_strcasecmp(v, "false") == 0 || g_strcmp0(v, "0") == 0;
 	}
 }
 
@@ -58,8 +58,8 @@ mg_scan_randomization_off(void)
 {
 	const char *env = g_getenv("MACGUISE_NM_CONF");
 	g_auto(GStrv) from_env = env != NULL ? g_strsplit(env, ":", -1) : NULL;
-	const char *const *places = from_env != NULL ? (const char *const *)from_env
-						     : mg_nm_conf_default;
+	const char *const *places =
+	    from_env != NULL ? (const char *const *)from_env : mg_nm_conf_default;
 	gboolean off = FALSE;
 
 	for (guint i = 0; places[i] != NULL; i++) {
@@ -87,8 +87,7 @@ static gboolean
 mg_hotspot_is_open(NMConnection *c)
 {
 	NMSettingWirelessSecurity *sec = nm_connection_get_setting_wireless_security(c);
-	return sec == NULL ||
-	       g_strcmp0(nm_setting_wireless_security_get_key_mgmt(sec), "owe") == 0;
+	return sec == NULL || g_strcmp0(nm_setting_wireless_security_get_key_mgmt(sec), "owe") == 0;
 }
 
 /* @ssid_utf8 keeps the SSID text that @in points to. */
@@ -181,7 +180,7 @@ static void
 mg_finding_print(const MgFinding *f)
 {
 	/* TRANSLATORS: severities, as `macguise audit` shows them */
-	const char *sev = f->severity == MG_SEVERITY_HIGH	? C_("severity", "high")
+	const char *sev = f->severity == MG_SEVERITY_HIGH     ? C_("severity", "high")
 			  : f->severity == MG_SEVERITY_MEDIUM ? C_("severity", "medium")
 							      : C_("severity", "low");
 	g_print("  %-7s %s\n", sev, f->message);
@@ -227,7 +226,8 @@ mg_cmd_audit(int argc, char **argv)
 		json_object_set_string_member(o, "id", nm_connection_get_id(c));
 		json_object_set_string_member(o, "uuid", nm_connection_get_uuid(c));
 		for (guint j = 0; j < findings->len; j++)
-			json_array_add_object_element(fl, mg_finding_json(g_ptr_array_index(findings, j)));
+			json_array_add_object_element(
+			    fl, mg_finding_json(g_ptr_array_index(findings, j)));
 		json_object_set_array_member(o, "findings", fl);
 		json_array_add_object_element(list, o);
 		if (!json) {
@@ -267,7 +267,8 @@ mg_harden_apply(NMConnection *c, const MgFinding *f)
 	const char *s = f->setting;
 
 	if (g_str_has_prefix(s, MG_POLICY_KEY_PREFIX)) {
-		NMSetting *user = nm_connection_get_setting_by_name(c, NM_SETTING_USER_SETTING_NAME);
+		NMSetting *user =
+		    nm_connection_get_setting_by_name(c, NM_SETTING_USER_SETTING_NAME);
 		if (user == NULL) {
 			user = nm_setting_user_new();
 			nm_connection_add_setting(c, user);
@@ -312,7 +313,13 @@ mg_cmd_harden(int argc, char **argv)
 {
 	gboolean all = FALSE;
 	const GOptionEntry entries[] = {
-		{ "all", 'a', 0, G_OPTION_ARG_NONE, &all, N_("Every Ethernet and Wi-Fi profile"), NULL },
+		{ "all",
+		  'a',
+		  0,
+		  G_OPTION_ARG_NONE,
+		  &all,
+		  N_("Every Ethernet and Wi-Fi profile"),
+		  NULL },
 		{ NULL },
 	};
 	g_autoptr(NMClient) client = NULL;
@@ -339,8 +346,8 @@ mg_cmd_harden(int argc, char **argv)
 		g_autoptr(NMConnection) copy = nm_simple_connection_new_clone(NM_CONNECTION(rc));
 		g_autoptr(GPtrArray) findings = mg_audit_connection(&st, copy);
 		g_autoptr(GError) local = NULL;
-		MgFinding harden = { "harden", MG_SEVERITY_LOW, NULL, "macguise.harden", "yes", NULL,
-				     FALSE, NULL };
+		MgFinding harden = { "harden", MG_SEVERITY_LOW, NULL, "macguise.harden", "yes",
+				     NULL,     FALSE,           NULL };
 		guint applied = 0;
 
 		for (guint j = 0; j < findings->len; j++) {
@@ -356,12 +363,11 @@ mg_cmd_harden(int argc, char **argv)
 			status = MG_EXIT_FAILURE;
 			continue;
 		}
-		g_print(g_dngettext(GETTEXT_PACKAGE,
-				    "%s: %u fix applied\n",
-				    "%s: %u fixes applied\n",
-				    applied),
-			nm_connection_get_id(copy),
-			applied);
+		g_print(
+		    g_dngettext(
+			GETTEXT_PACKAGE, "%s: %u fix applied\n", "%s: %u fixes applied\n", applied),
+		    nm_connection_get_id(copy),
+		    applied);
 		for (guint j = 0; j < findings->len; j++) {
 			const MgFinding *f = g_ptr_array_index(findings, j);
 			if (f->advice)

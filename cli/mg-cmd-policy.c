@@ -48,7 +48,9 @@ mg_policy_show(NMConnection *c, gboolean json)
 			g_autofree char *value = mg_policy_get(&policy, names[i]);
 			json_object_set_string_member(s, "value", value);
 			json_object_set_string_member(
-			    s, "source", mg_user_value(c, names[i]) != NULL ? "profile" : "default");
+			    s,
+			    "source",
+			    mg_user_value(c, names[i]) != NULL ? "profile" : "default");
 			json_object_set_object_member(settings, names[i], s);
 		}
 		json_object_set_object_member(o, "settings", settings);
@@ -91,12 +93,15 @@ mg_policy_parse_assignments(char **args, GPtrArray *keys, GPtrArray *values)
 		}
 		name = g_strndup(args[i], (gsize)(eq - args[i]));
 		if (g_str_has_prefix(name, MG_POLICY_KEY_PREFIX))
-			memmove(name, name + strlen(MG_POLICY_KEY_PREFIX),
+			memmove(name,
+				name + strlen(MG_POLICY_KEY_PREFIX),
 				strlen(name) - strlen(MG_POLICY_KEY_PREFIX) + 1);
 		if (!g_strv_contains(mg_policy_names(), name)) {
 			g_autofree char *all = g_strjoinv(", ", (char **)mg_policy_names());
-			mg_cli_usage_error(
-			    "policy", _("'%s' is not a macguise setting; the settings are %s"), name, all);
+			mg_cli_usage_error("policy",
+					   _("'%s' is not a macguise setting; the settings are %s"),
+					   name,
+					   all);
 			return FALSE;
 		}
 		g_ptr_array_add(keys, g_strconcat(MG_POLICY_KEY_PREFIX, name, NULL));

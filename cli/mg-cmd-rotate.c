@@ -47,10 +47,8 @@ mg_cmd_rotate(int argc, char **argv)
 		if (ret == NULL)
 			return mg_cli_failure("rotate", error);
 		g_variant_get(ret, "(u)", &n);
-		g_print(g_dngettext(GETTEXT_PACKAGE,
-				    "%u profile rotated\n",
-				    "%u profiles rotated\n",
-				    n),
+		g_print(g_dngettext(
+			    GETTEXT_PACKAGE, "%u profile rotated\n", "%u profiles rotated\n", n),
 			n);
 		return MG_EXIT_OK;
 	}
@@ -58,12 +56,12 @@ mg_cmd_rotate(int argc, char **argv)
 		return MG_EXIT_FAILURE;
 	for (guint i = 0; i < profiles->len; i++) {
 		NMConnection *c = g_ptr_array_index(profiles, i);
-		g_autoptr(GVariant) ret = mg_cli_daemon_call(
-		    "Rotate",
-		    g_variant_new("(sb)", nm_connection_get_uuid(c), now),
-		    "(u)",
-		    TRUE,
-		    &error);
+		g_autoptr(GVariant) ret =
+		    mg_cli_daemon_call("Rotate",
+				       g_variant_new("(sb)", nm_connection_get_uuid(c), now),
+				       "(u)",
+				       TRUE,
+				       &error);
 		guint n = 0;
 		if (ret == NULL)
 			return mg_cli_failure("rotate", error);

@@ -85,8 +85,7 @@ mg_status_profile_json(MgCliState *st, NMClient *client, NMRemoteConnection *rc)
 
 	if (p == NULL)
 		p = &none;
-	mg_profile_policy_full(
-	    &st->config, mg_cli_catalogue(NULL), c, klass, &policy, problems);
+	mg_profile_policy_full(&st->config, mg_cli_catalogue(NULL), c, klass, &policy, problems);
 	if (daemon_policy != NULL) {
 		g_auto(GStrv) parts = g_strsplit(daemon_policy, "\n", 2);
 		mode = g_strdup(parts[0]);
@@ -123,7 +122,8 @@ mg_status_profile_json(MgCliState *st, NMClient *client, NMRemoteConnection *rc)
 	}
 	mg_set_time(o, "assigned_at", ours ? p->assigned_at : 0);
 	if (managed && st->state_readable)
-		json_object_set_object_member(o, "next_rotation", mg_next_rotation(&policy, p, ours));
+		json_object_set_object_member(
+		    o, "next_rotation", mg_next_rotation(&policy, p, ours));
 	else
 		json_object_set_null_member(o, "next_rotation");
 	json_object_set_int_member(o, "generation", (gint64)p->generation);
@@ -228,7 +228,8 @@ mg_print_row(GPtrArray *cells, const guint *widths)
 		const char *cell = g_ptr_array_index(cells, i);
 		g_string_append(line, cell);
 		if (i + 1 < cells->len)
-			for (glong pad = (glong)widths[i] + 2 - g_utf8_strlen(cell, -1); pad > 0; pad--)
+			for (glong pad = (glong)widths[i] + 2 - g_utf8_strlen(cell, -1); pad > 0;
+			     pad--)
 				g_string_append_c(line, ' ');
 	}
 	g_print("%s\n", line->str);
@@ -238,9 +239,10 @@ mg_print_row(GPtrArray *cells, const guint *widths)
 static void
 mg_status_print_table(JsonArray *profiles)
 {
-	const char *heads[] = { N_("PROFILE"), N_("TYPE"), N_("MODE"), N_("ROTATE"),
+	const char *heads[] = { N_("PROFILE"), N_("TYPE"),   N_("MODE"), N_("ROTATE"),
 				N_("ADDRESS"), N_("VENDOR"), N_("NEXT"), N_("CHECK") };
-	g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
+	g_autoptr(GPtrArray) rows =
+	    g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
 	guint widths[G_N_ELEMENTS(heads)] = { 0 };
 	GPtrArray *head = g_ptr_array_new();
 
@@ -258,9 +260,9 @@ mg_status_print_table(JsonArray *profiles)
 		g_ptr_array_add(row, g_strdup(mg_member_string(o, "rotate")));
 		g_ptr_array_add(row,
 				g_strdup(address != NULL ? address
-						 : mg_member_string(o, "cloned_mac_address") != NULL
-						     ? mg_member_string(o, "cloned_mac_address")
-						     : "—"));
+					 : mg_member_string(o, "cloned_mac_address") != NULL
+					     ? mg_member_string(o, "cloned_mac_address")
+					     : "—"));
 		g_ptr_array_add(row, g_strdup(vendor != NULL ? vendor : "—"));
 		g_ptr_array_add(row, mg_status_next_text(o));
 		g_ptr_array_add(row, g_strdup(mg_status_check_text(o)));
@@ -269,7 +271,8 @@ mg_status_print_table(JsonArray *profiles)
 	for (guint r = 0; r < rows->len; r++) {
 		GPtrArray *row = g_ptr_array_index(rows, r);
 		for (guint i = 0; i < row->len; i++)
-			widths[i] = MAX(widths[i], (guint)g_utf8_strlen(g_ptr_array_index(row, i), -1));
+			widths[i] =
+			    MAX(widths[i], (guint)g_utf8_strlen(g_ptr_array_index(row, i), -1));
 	}
 	for (guint r = 0; r < rows->len; r++)
 		mg_print_row(g_ptr_array_index(rows, r), widths);
@@ -358,12 +361,13 @@ mg_cmd_status(int argc, char **argv)
 	JsonArray *list = json_array_new();
 	MgCliState st;
 
-	if (!mg_cli_parse_options("status",
-				  _("[PROFILE…]"),
-				  _("Show what macguise does with each Ethernet and Wi-Fi profile."),
-				  entries,
-				  &argc,
-				  &argv))
+	if (!mg_cli_parse_options(
+		"status",
+		_("[PROFILE…]"),
+		_("Show what macguise does with each Ethernet and Wi-Fi profile."),
+		entries,
+		&argc,
+		&argv))
 		return MG_EXIT_USAGE;
 	if (!mg_cli_open("status", argv + 1, &client, &profiles))
 		return MG_EXIT_FAILURE;
@@ -391,8 +395,9 @@ mg_cmd_status(int argc, char **argv)
 			mg_status_print_table(list);
 		}
 		if (!st.daemon_running)
-			g_print("\n%s\n", _("macguised is not running: nothing rotates or is checked "
-					    "until it is started."));
+			g_print("\n%s\n",
+				_("macguised is not running: nothing rotates or is checked "
+				  "until it is started."));
 		if (!st.state_readable)
 			g_print("%s\n", st.state_problem);
 	}

@@ -137,9 +137,10 @@ mg_audit_hotspot(GPtrArray *out, const MgAuditInput *in)
 		      "that leaves from this box's public address, tying the BSSID to it"));
 		f->setting = "802-11-wireless-security.key-mgmt";
 		f->value = "sae";
-		f->fix = g_strdup_printf("nmcli connection modify %s 802-11-wireless-security.key-mgmt "
-					 "sae 802-11-wireless-security.psk PASSWORD",
-					 who);
+		f->fix =
+		    g_strdup_printf("nmcli connection modify %s 802-11-wireless-security.key-mgmt "
+				    "sae 802-11-wireless-security.psk PASSWORD",
+				    who);
 		f->advice = TRUE;
 		g_ptr_array_add(out, f);
 	}
@@ -153,13 +154,14 @@ mg_audit_mac(GPtrArray *out, const MgAuditInput *in)
 					 : "802-3-ethernet.cloned-mac-address";
 
 	if (in->mode == MG_MODE_OFF) {
-		mg_audit_add(out,
-			     in,
-			     "macguise-off",
-			     MG_SEVERITY_HIGH,
-			     "macguise.mode",
-			     "plausible",
-			     _("macguise is off for this profile: it shows one address everywhere"));
+		mg_audit_add(
+		    out,
+		    in,
+		    "macguise-off",
+		    MG_SEVERITY_HIGH,
+		    "macguise.mode",
+		    "plausible",
+		    _("macguise is off for this profile: it shows one address everywhere"));
 		return;
 	}
 	if (g_strcmp0(in->cloned, "permanent") == 0 || g_strcmp0(in->cloned, "preserve") == 0) {
@@ -188,24 +190,27 @@ mg_audit_ipv6(GPtrArray *out, const MgAuditInput *in)
 {
 	if (!mg_ipv6_configured(in))
 		return;
-	if (in->addr_gen_mode == MG_ADDR_GEN_EUI64 || in->addr_gen_mode == MG_ADDR_GEN_DEFAULT_OR_EUI64)
-		mg_audit_add(out,
-			     in,
-			     "ipv6-eui64",
-			     MG_SEVERITY_HIGH,
-			     "ipv6.addr-gen-mode",
-			     "stable-privacy",
-			     _("IPv6 addresses are made from the MAC address (EUI-64): every server "
-			       "the machine talks to sees it"));
+	if (in->addr_gen_mode == MG_ADDR_GEN_EUI64 ||
+	    in->addr_gen_mode == MG_ADDR_GEN_DEFAULT_OR_EUI64)
+		mg_audit_add(
+		    out,
+		    in,
+		    "ipv6-eui64",
+		    MG_SEVERITY_HIGH,
+		    "ipv6.addr-gen-mode",
+		    "stable-privacy",
+		    _("IPv6 addresses are made from the MAC address (EUI-64): every server "
+		      "the machine talks to sees it"));
 	if (g_strcmp0(in->ipv6_method, "auto") == 0 && in->ip6_privacy != 2)
-		mg_audit_add(out,
-			     in,
-			     "ipv6-no-temporary",
-			     MG_SEVERITY_MEDIUM,
-			     "ipv6.ip6-privacy",
-			     "2",
-			     _("no temporary IPv6 addresses: servers see one address for as long as "
-			       "the machine stays on the network"));
+		mg_audit_add(
+		    out,
+		    in,
+		    "ipv6-no-temporary",
+		    MG_SEVERITY_MEDIUM,
+		    "ipv6.ip6-privacy",
+		    "2",
+		    _("no temporary IPv6 addresses: servers see one address for as long as "
+		      "the machine stays on the network"));
 }
 
 static void

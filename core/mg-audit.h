@@ -20,23 +20,23 @@ typedef enum {
 } MgAddrGenMode;
 
 typedef struct {
-	const char *id;              /* the profile's name, for the fix commands */
-	MgClass klass;               /* MG_CLASS_WIFI, MG_CLASS_ETHERNET or MG_CLASS_AP */
-	MgMode mode;                 /* macguise.mode in effect */
-	MgRotate rotate;             /* macguise.rotate in effect */
-	gboolean harden;             /* macguise.harden in effect */
-	gboolean user_owned;         /* macguise leaves its MAC address alone */
-	const char *cloned;          /* cloned-mac-address as set, or NULL */
-	const char *ipv4_method;     /* "auto", "manual", "disabled", ... */
-	const char *ipv6_method;     /* "auto", "dhcp", "link-local", "ignore", ... */
-	int addr_gen_mode;           /* MgAddrGenMode */
-	int ip6_privacy;             /* -1 (global default), 0, 1, 2 */
-	const char *dhcp_client_id;  /* ipv4.dhcp-client-id, or NULL */
-	const char *dhcp_duid;       /* ipv6.dhcp-duid, or NULL */
+	const char *id;             /* the profile's name, for the fix commands */
+	MgClass klass;              /* MG_CLASS_WIFI, MG_CLASS_ETHERNET or MG_CLASS_AP */
+	MgMode mode;                /* macguise.mode in effect */
+	MgRotate rotate;            /* macguise.rotate in effect */
+	gboolean harden;            /* macguise.harden in effect */
+	gboolean user_owned;        /* macguise leaves its MAC address alone */
+	const char *cloned;         /* cloned-mac-address as set, or NULL */
+	const char *ipv4_method;    /* "auto", "manual", "disabled", ... */
+	const char *ipv6_method;    /* "auto", "dhcp", "link-local", "ignore", ... */
+	int addr_gen_mode;          /* MgAddrGenMode */
+	int ip6_privacy;            /* -1 (global default), 0, 1, 2 */
+	const char *dhcp_client_id; /* ipv4.dhcp-client-id, or NULL */
+	const char *dhcp_duid;      /* ipv6.dhcp-duid, or NULL */
 	gboolean dhcp4_send_hostname;
 	gboolean dhcp6_send_hostname;
-	const char *ssid;            /* an access point's SSID as UTF-8, or NULL */
-	gboolean open;               /* an access point without Wi-Fi security */
+	const char *ssid; /* an access point's SSID as UTF-8, or NULL */
+	gboolean open;    /* an access point without Wi-Fi security */
 } MgAuditInput;
 
 typedef enum {
@@ -46,12 +46,12 @@ typedef enum {
 } MgSeverity;
 
 typedef struct {
-	const char *id;   /* stable: "ipv6-eui64", "dhcp-hostname-ipv4", ... */
+	const char *id; /* stable: "ipv6-eui64", "dhcp-hostname-ipv4", ... */
 	MgSeverity severity;
-	char *message;    /* for people, translated */
+	char *message;       /* for people, translated */
 	const char *setting; /* what the fix changes: "ipv6.addr-gen-mode", "macguise.mode" */
 	const char *value;   /* to this ("" clears it) */
-	char *fix;        /* the command that does it */
+	char *fix;           /* the command that does it */
 	/* Advice only: the fix is the user's decision (renaming a hotspot,
 	 * choosing its password), so `macguise harden` does not apply it. */
 	gboolean advice;

@@ -80,7 +80,7 @@ mg_class_to_string(MgClass klass)
 {
 	/* Indexed by the flags: every combination has its static text. */
 	static const char *const names[] = {
-		"none", "wifi", "ethernet", "wifi,ethernet",
+		"none", "wifi",    "ethernet",    "wifi,ethernet",
 		"ap",   "wifi,ap", "ethernet,ap", "wifi,ethernet,ap",
 	};
 	return (guint)klass < G_N_ELEMENTS(names) ? names[klass] : "none";

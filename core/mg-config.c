@@ -143,7 +143,8 @@ mg_config_load_global(MgConfig *config, GKeyFile *kf, GError **error)
 			    MG_ERROR,
 			    MG_ERROR_CONFIG,
 			    _("[global] %s is not a setting; the settings are probe-window-ms, "
-			      "probes, conflict-max-attempts, history-max-entries and history-max-age"),
+			      "probes, conflict-max-attempts, history-max-entries and "
+			      "history-max-age"),
 			    k);
 			return FALSE;
 		}
@@ -160,11 +161,12 @@ mg_config_load_policy(MgPolicy *policy, GKeyFile *kf, const char *group, GError 
 		g_autofree char *value = g_key_file_get_value(kf, group, keys[i], NULL);
 		g_autoptr(GError) local = NULL;
 		if (g_strcmp0(keys[i], "quiet-hours") == 0 && g_strcmp0(group, "ap") != 0) {
-			g_set_error(error,
-				    MG_ERROR,
-				    MG_ERROR_CONFIG,
-				    _("[%s] quiet-hours: only access points ([ap]) have quiet hours"),
-				    group);
+			g_set_error(
+			    error,
+			    MG_ERROR,
+			    MG_ERROR_CONFIG,
+			    _("[%s] quiet-hours: only access points ([ap]) have quiet hours"),
+			    group);
 			return FALSE;
 		}
 		if (!mg_policy_set(policy, keys[i], value, &local)) {
@@ -242,7 +244,8 @@ mg_config_load_file(MgConfig *config, const char *path, GError **error)
 char *
 mg_config_default_path(void)
 {
-	g_autofree char *dir = mg_systemd_directory("CONFIGURATION_DIRECTORY", MG_CONFIG_DEFAULT_DIR);
+	g_autofree char *dir =
+	    mg_systemd_directory("CONFIGURATION_DIRECTORY", MG_CONFIG_DEFAULT_DIR);
 	return g_build_filename(dir, MG_CONFIG_FILE_NAME, NULL);
 }
 

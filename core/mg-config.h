@@ -13,7 +13,7 @@ G_BEGIN_DECLS
 typedef struct {
 	MgPolicy wifi;
 	MgPolicy ethernet;
-	MgPolicy ap; /* Wi-Fi profiles in access-point mode (hotspots) */
+	MgPolicy ap;                 /* Wi-Fi profiles in access-point mode (hotspots) */
 	guint probe_window_ms;       /* the pre-up uniqueness check's window; 0: off */
 	MgProbeKinds probes;         /* which probes it makes; 0: off */
 	guint conflict_max_attempts; /* reassignments after conflicts, then stop */

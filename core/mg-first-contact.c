@@ -55,7 +55,8 @@ mg_first_contact_conf(MgCatalogue *catalogue, MgRandom *rng, guint draws, GError
 	    "# A profile with cloned-mac-address set (permanent included) is not affected.\n"
 	    "[connection-macguise-first-contact]\n");
 
-	if (!mg_first_contact_mask(out, "ethernet", catalogue, rng, MG_CLASS_ETHERNET, draws, error) ||
+	if (!mg_first_contact_mask(
+		out, "ethernet", catalogue, rng, MG_CLASS_ETHERNET, draws, error) ||
 	    !mg_first_contact_mask(out, "wifi", catalogue, rng, MG_CLASS_WIFI, draws, error))
 		return NULL;
 	return g_string_free(g_steal_pointer(&out), FALSE);

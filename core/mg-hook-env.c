@@ -53,7 +53,8 @@ mg_parse_ip4_item(const char *text, guint8 out[4])
 		return FALSE;
 	for (guint i = 0; i < 4; i++) {
 		guint64 v;
-		if (octets[i][0] == '\0' || !g_ascii_string_to_unsigned(octets[i], 10, 0, 255, &v, NULL))
+		if (octets[i][0] == '\0' ||
+		    !g_ascii_string_to_unsigned(octets[i], 10, 0, 255, &v, NULL))
 			return FALSE;
 		out[i] = (guint8)v;
 	}
@@ -90,10 +91,8 @@ mg_hook_request_parse(MgHookRequest *request,
 	request->iface = g_strdup(iface);
 	if (uuid != NULL && uuid[0] != '\0') {
 		if (!mg_uuid_is_valid(uuid)) {
-			g_set_error(error,
-				    MG_ERROR,
-				    MG_ERROR_HOOK_ENV,
-				    _("CONNECTION_UUID is not a UUID"));
+			g_set_error(
+			    error, MG_ERROR, MG_ERROR_HOOK_ENV, _("CONNECTION_UUID is not a UUID"));
 			return FALSE;
 		}
 		request->uuid = g_strdup(uuid);

@@ -10,9 +10,9 @@ G_BEGIN_DECLS
 /* What NetworkManager's dispatcher tells the pre-up hook, from its argv
  * (IFACE ACTION) and its environment; everything checked, nothing trusted. */
 typedef struct {
-	char *action;        /* "pre-up", "up", ...: NM_DISPATCHER_ACTION, else argv[2] */
-	char *uuid;          /* CONNECTION_UUID */
-	char *iface;         /* DEVICE_IFACE, else argv[1] */
+	char *action; /* "pre-up", "up", ...: NM_DISPATCHER_ACTION, else argv[2] */
+	char *uuid;   /* CONNECTION_UUID */
+	char *iface;  /* DEVICE_IFACE, else argv[1] */
 	guint8 ipv4[MG_PROBE_MAX_IPV4][4]; /* from IP4_ADDRESS_<n> */
 	guint n_ipv4;
 } MgHookRequest;

@@ -23,23 +23,23 @@ void
 mg_probe_filter_build(const MgMac *mac, struct sock_filter prog[MG_PROBE_FILTER_LEN])
 {
 	const guint8 *o = mac->octet;
-	const guint32 src_high = (guint32)o[0] << 24 | (guint32)o[1] << 16 |
-				 (guint32)o[2] << 8 | o[3];
+	const guint32 src_high =
+	    (guint32)o[0] << 24 | (guint32)o[1] << 16 | (guint32)o[2] << 8 | o[3];
 	const guint32 src_low = (guint32)o[4] << 8 | o[5];
-	/* A jump skips that many instructions after its own. */
+	/* A jump skips that many instructions after its own ("to": where it lands). */
 	const struct sock_filter p[MG_PROBE_FILTER_LEN] = {
 		/* 0 */ BPF_STMT(BPF_LD | BPF_H | BPF_ABS, OFF_TYPE),
-		/* 1 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ETHERTYPE_ARP_, 10, 0),    /* 12 */
-		/* 2 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ETHERTYPE_IPV6_, 0, 5),   /* 8 */
+		/* 1 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ETHERTYPE_ARP_, 10, 0), /* to 12 */
+		/* 2 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ETHERTYPE_IPV6_, 0, 5), /* to 8 */
 		/* 3 */ BPF_STMT(BPF_LD | BPF_B | BPF_ABS, OFF_IP6_NEXT),
-		/* 4 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_ICMPV6_, 0, 3),   /* 8 */
+		/* 4 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_ICMPV6_, 0, 3), /* to 8 */
 		/* 5 */ BPF_STMT(BPF_LD | BPF_B | BPF_ABS, OFF_ICMP6_TYPE),
-		/* 6 */ BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, ICMP6_NS, 0, 1),          /* 8 */
-		/* 7 */ BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, ICMP6_NA + 1, 0, 4),      /* 12 */
+		/* 6 */ BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, ICMP6_NS, 0, 1),     /* to 8 */
+		/* 7 */ BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, ICMP6_NA + 1, 0, 4), /* to 12 */
 		/* 8 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, OFF_SRC),
-		/* 9 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, src_high, 0, 3),          /* 13 */
+		/* 9 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, src_high, 0, 3), /* to 13 */
 		/* 10 */ BPF_STMT(BPF_LD | BPF_H | BPF_ABS, OFF_SRC + 4),
-		/* 11 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, src_low, 0, 1),          /* 13 */
+		/* 11 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, src_low, 0, 1), /* to 13 */
 		/* 12 */ BPF_STMT(BPF_RET | BPF_K, KEEP),
 		/* 13 */ BPF_STMT(BPF_RET | BPF_K, 0),
 	};

@@ -131,8 +131,8 @@ gsize
 mg_probe_build_ns(const MgProbeTarget *target, guint8 frame[MG_PROBE_FRAME_MAX])
 {
 	const guint8 *t = target->link_local;
-	const guint8 group[16] = { 0xff, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x01, 0xff,
-				   t[13], t[14], t[15] };
+	const guint8 group[16] = { 0xff, 0x02, 0, 0,    0,    0,     0,     0,
+				   0,    0,    0, 0x01, 0xff, t[13], t[14], t[15] };
 
 	memset(frame, 0, MG_PROBE_FRAME_MAX);
 	/* RFC 2464 §7: 33:33 and the group's last four octets. */
@@ -253,11 +253,8 @@ mg_evidence_add(GString *s, const char *part)
 }
 
 MgVerdict
-mg_probe_tally_verdict(const MgProbeTally *tally,
-		       MgProbeKinds enabled,
-		       guint n_ipv4,
-		       guint window_ms,
-		       char **evidence)
+mg_probe_tally_verdict(
+    const MgProbeTally *tally, MgProbeKinds enabled, guint n_ipv4, guint window_ms, char **evidence)
 {
 	g_autoptr(GString) s = g_string_new(NULL);
 	gboolean conflict = FALSE;
@@ -276,22 +273,24 @@ mg_probe_tally_verdict(const MgProbeTally *tally,
 	}
 	if ((enabled & MG_PROBE_IPV6) && tally->na > 0) {
 		g_autofree char *part = g_strdup_printf(
-		    g_dngettext(GETTEXT_PACKAGE,
-				"ipv6: %u neighbour advertisement for the EUI-64 link-local address",
-				"ipv6: %u neighbour advertisements for the EUI-64 link-local address",
-				tally->na),
+		    g_dngettext(
+			GETTEXT_PACKAGE,
+			"ipv6: %u neighbour advertisement for the EUI-64 link-local address",
+			"ipv6: %u neighbour advertisements for the EUI-64 link-local address",
+			tally->na),
 		    tally->na);
 		mg_evidence_add(s, part);
 		conflict = TRUE;
 	}
 	if ((enabled & MG_PROBE_IPV6) && tally->ns_dad > 0) {
 		g_autofree char *part = g_strdup_printf(
-		    g_dngettext(GETTEXT_PACKAGE,
-				"ipv6: %u duplicate address probe by another station for the EUI-64 "
-				"link-local address",
-				"ipv6: %u duplicate address probes by another station for the EUI-64 "
-				"link-local address",
-				tally->ns_dad),
+		    g_dngettext(
+			GETTEXT_PACKAGE,
+			"ipv6: %u duplicate address probe by another station for the EUI-64 "
+			"link-local address",
+			"ipv6: %u duplicate address probes by another station for the EUI-64 "
+			"link-local address",
+			tally->ns_dad),
 		    tally->ns_dad);
 		mg_evidence_add(s, part);
 		conflict = TRUE;
@@ -332,9 +331,9 @@ mg_probe_tally_verdict(const MgProbeTally *tally,
 				_("note: an IPv6 address of this link failed duplicate address "
 				  "detection (an IP conflict, not a MAC one)"));
 	if (tally->flooded) {
-		g_autofree char *part =
-		    g_strdup_printf(_("note: the link was flooded; the check stopped after %u frames"),
-				    tally->frames_read);
+		g_autofree char *part = g_strdup_printf(
+		    _("note: the link was flooded; the check stopped after %u frames"),
+		    tally->frames_read);
 		mg_evidence_add(s, part);
 	}
 	*evidence = mg_evidence_sanitize(s->str);

@@ -17,8 +17,8 @@ G_BEGIN_DECLS
 #define MG_PROBE_FRAME_MAX 128
 
 typedef struct {
-	MgMac mac;              /* the address under test */
-	guint8 link_local[16];  /* fe80::/64 with the EUI-64 interface id of @mac */
+	MgMac mac;             /* the address under test */
+	guint8 link_local[16]; /* fe80::/64 with the EUI-64 interface id of @mac */
 	guint8 ipv4[MG_PROBE_MAX_IPV4][4];
 	guint n_ipv4;
 } MgProbeTarget;
@@ -38,9 +38,8 @@ gboolean mg_ipv6_is_eui64_of(const guint8 addr[16], const MgMac *mac);
 gsize mg_probe_build_ns(const MgProbeTarget *target, guint8 frame[MG_PROBE_FRAME_MAX]);
 /* RFC 5227 §2.1.1: an ARP request with sender IP 0.0.0.0 for target
  * ipv4[index], broadcast. Returns the frame length. */
-gsize mg_probe_build_arp(const MgProbeTarget *target,
-			 guint index,
-			 guint8 frame[MG_PROBE_FRAME_MAX]);
+gsize
+mg_probe_build_arp(const MgProbeTarget *target, guint index, guint8 frame[MG_PROBE_FRAME_MAX]);
 
 typedef enum {
 	MG_FINDING_SAME_SOURCE = 1 << 0,   /* Ethernet source is our address */

@@ -8,15 +8,13 @@
 #include <string.h>
 
 static const char *const mg_action_flag_names[] = {
-	"hand-back", "mark-user-owned", "adopt-unrecorded", "adopt-link", "mark-used",
-	"mark-pending", "assign",          "rewrite",          "reactivate",       "watch-link",
+	"hand-back",    "mark-user-owned", "adopt-unrecorded", "adopt-link", "mark-used",
+	"mark-pending", "assign",          "rewrite",          "reactivate", "watch-link",
 };
 
 static const char *const mg_profile_address_names[] = {
-	[MG_PROFILE_ADDRESS_UNSET] = "unset",
-	[MG_PROFILE_ADDRESS_CURRENT] = "current",
-	[MG_PROFILE_ADDRESS_UNRECORDED] = "unrecorded",
-	[MG_PROFILE_ADDRESS_OLDER] = "older",
+	[MG_PROFILE_ADDRESS_UNSET] = "unset",           [MG_PROFILE_ADDRESS_CURRENT] = "current",
+	[MG_PROFILE_ADDRESS_UNRECORDED] = "unrecorded", [MG_PROFILE_ADDRESS_OLDER] = "older",
 	[MG_PROFILE_ADDRESS_BY_HAND] = "by-hand",
 };
 
@@ -127,11 +125,8 @@ mg_from_schedule(const MgScheduleState *st, MgDecision d)
  * another (its new address written, the re-activation under way) the
  * current one is neither used nor up. */
 static MgReconcile
-mg_reconcile_steady(const MgSnapshot *snap,
-		    MgScheduleState *st,
-		    const char *boot_id,
-		    gint64 now,
-		    MgEvent event)
+mg_reconcile_steady(
+    const MgSnapshot *snap, MgScheduleState *st, const char *boot_id, gint64 now, MgEvent event)
 {
 	gboolean on_air = snap->active && snap->link == MG_LINK_CURRENT;
 	gboolean up = on_air || (snap->active && snap->link == MG_LINK_UNKNOWN);

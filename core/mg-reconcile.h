@@ -44,22 +44,22 @@ typedef struct {
 				    macguise has not checked yet */
 	MgLinkAddress link;
 	guint gate_attempts; /* re-activations for a wrong link address, in a row */
-	gint64 retry_at; /* after a failed write: no new write before then (0: none) */
+	gint64 retry_at;     /* after a failed write: no new write before then (0: none) */
 } MgSnapshot;
 
 /* What to do, as flags, in the order the daemon carries them out. */
 typedef enum {
-	MG_DO_HAND_BACK = 1 << 0,         /* forget user ownership and the address */
-	MG_DO_MARK_USER_OWNED = 1 << 1,   /* set by hand: hands off from now on */
-	MG_DO_ADOPT_UNRECORDED = 1 << 2,  /* the profile's address becomes the current one */
-	MG_DO_ADOPT_LINK = 1 << 3,        /* the link's address becomes the current one */
-	MG_DO_MARK_USED = 1 << 4,         /* the current address went on the air */
-	MG_DO_MARK_PENDING = 1 << 5,      /* rotate when it goes down */
-	MG_DO_ASSIGN = 1 << 6,            /* draw a new address and write it */
-	MG_DO_REWRITE = 1 << 7,           /* write the current address (adopted or reverted) */
-	MG_DO_REACTIVATE = 1 << 8,        /* once written, bring it up again on its device */
-	MG_DO_WATCH_LINK = 1 << 9,        /* the activation stays unchecked: decide again
-					     once its link's address is set or the write is made */
+	MG_DO_HAND_BACK = 1 << 0,        /* forget user ownership and the address */
+	MG_DO_MARK_USER_OWNED = 1 << 1,  /* set by hand: hands off from now on */
+	MG_DO_ADOPT_UNRECORDED = 1 << 2, /* the profile's address becomes the current one */
+	MG_DO_ADOPT_LINK = 1 << 3,       /* the link's address becomes the current one */
+	MG_DO_MARK_USED = 1 << 4,        /* the current address went on the air */
+	MG_DO_MARK_PENDING = 1 << 5,     /* rotate when it goes down */
+	MG_DO_ASSIGN = 1 << 6,           /* draw a new address and write it */
+	MG_DO_REWRITE = 1 << 7,          /* write the current address (adopted or reverted) */
+	MG_DO_REACTIVATE = 1 << 8,       /* once written, bring it up again on its device */
+	MG_DO_WATCH_LINK = 1 << 9,       /* the activation stays unchecked: decide again
+					    once its link's address is set or the write is made */
 } MgReconcileAction;
 
 typedef struct {

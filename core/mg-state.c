@@ -323,12 +323,10 @@ mg_state_to_data(MgState *state, gsize *len)
 		}
 		if (p->conflict_at != 0) {
 			g_key_file_set_int64(kf, group, "conflict-at", p->conflict_at);
-			g_key_file_set_string(
-			    kf, group, "conflict-evidence", p->conflict_evidence);
+			g_key_file_set_string(kf, group, "conflict-evidence", p->conflict_evidence);
 		}
 		if (p->recovery_attempts != 0)
-			g_key_file_set_uint64(
-			    kf, group, "recovery-attempts", p->recovery_attempts);
+			g_key_file_set_uint64(kf, group, "recovery-attempts", p->recovery_attempts);
 		if (p->recovery_failed)
 			g_key_file_set_boolean(kf, group, "recovery-failed", TRUE);
 	}
@@ -396,8 +394,7 @@ mg_boot_id_is_valid(const char *boot_id)
 }
 
 static gboolean
-mg_state_get_evidence(
-    GKeyFile *kf, const char *group, const char *key, char **out, GError **error)
+mg_state_get_evidence(GKeyFile *kf, const char *group, const char *key, char **out, GError **error)
 {
 	g_autofree char *text = g_key_file_get_string(kf, group, key, NULL);
 	if (text == NULL || !mg_evidence_is_valid(text))
@@ -452,13 +449,23 @@ mg_state_parse_checks(GKeyFile *kf, const char *group, MgProfileState *p, GError
 static gboolean
 mg_state_parse_profile(MgState *state, GKeyFile *kf, const char *group, GError **error)
 {
-	static const char *const known[] = {
-		"address",	   "assigned-at", "due-at",	       "generation",
-		"conflicts",	   "boot-id",	  "used",	       "pending",
-		"user-owned",	   "verdict",	  "evidence",	       "checked-at",
-		"conflict-at",	   "conflict-evidence", "recovery-attempts", "recovery-failed",
-		NULL
-	};
+	static const char *const known[] = { "address",
+					     "assigned-at",
+					     "due-at",
+					     "generation",
+					     "conflicts",
+					     "boot-id",
+					     "used",
+					     "pending",
+					     "user-owned",
+					     "verdict",
+					     "evidence",
+					     "checked-at",
+					     "conflict-at",
+					     "conflict-evidence",
+					     "recovery-attempts",
+					     "recovery-failed",
+					     NULL };
 	const char *uuid = group + strlen(MG_PROFILE_GROUP);
 	g_auto(GStrv) keys = g_key_file_get_keys(kf, group, NULL, NULL);
 	g_autofree char *address = NULL;
@@ -491,7 +498,8 @@ mg_state_parse_profile(MgState *state, GKeyFile *kf, const char *group, GError *
 	p->conflicts = (guint)MIN(n, G_MAXUINT);
 	p->boot_id = g_key_file_get_value(kf, group, "boot-id", NULL);
 	if (p->boot_id == NULL || !mg_boot_id_is_valid(p->boot_id))
-		return mg_state_corrupt(error, _("[%s] boot-id is missing or not a boot id"), group);
+		return mg_state_corrupt(
+		    error, _("[%s] boot-id is missing or not a boot id"), group);
 	if (!mg_state_get_bool(kf, group, "used", &p->used, error) ||
 	    !mg_state_get_bool(kf, group, "pending", &p->pending, error) ||
 	    !mg_state_get_bool(kf, group, "user-owned", &p->user_owned, error))
@@ -563,11 +571,10 @@ mg_state_new_from_data(
 	if (!mg_state_get_int(kf, "macguise", "format", 1, &format, error))
 		return NULL;
 	if (format > MG_STATE_FORMAT) {
-		mg_state_corrupt(
-		    error,
-		    _("it has format %lld, newer than this macguise (%d) reads"),
-		    (long long)format,
-		    MG_STATE_FORMAT);
+		mg_state_corrupt(error,
+				 _("it has format %lld, newer than this macguise (%d) reads"),
+				 (long long)format,
+				 MG_STATE_FORMAT);
 		return NULL;
 	}
 	check = mg_state_key_check(state);
@@ -651,10 +658,7 @@ mg_write_durably(const char *dir, const char *name, const char *data, gsize len,
 
 /* With @create, a missing key is made; without, it is G_FILE_ERROR_NOENT. */
 static gboolean
-mg_state_read_key(const char *dir,
-		  guint8 key[MG_STATE_KEY_BYTES],
-		  gboolean create,
-		  GError **error)
+mg_state_read_key(const char *dir, guint8 key[MG_STATE_KEY_BYTES], gboolean create, GError **error)
 {
 	g_autofree char *path = g_build_filename(dir, MG_STATE_KEY_FILE_NAME, NULL);
 	g_autofree char *data = NULL;

@@ -47,8 +47,8 @@ typedef enum {
 
 typedef struct {
 	MgStateOrigin origin;
-	char *moved_to; /* for MG_STATE_RECOVERED: where the old file is now */
-	char *reason;   /* for MG_STATE_RECOVERED: why it was unusable */
+	char *moved_to;        /* for MG_STATE_RECOVERED: where the old file is now */
+	char *reason;          /* for MG_STATE_RECOVERED: why it was unusable */
 	gboolean made_private; /* the directory was open to others; now 0700 */
 } MgStateLoadReport;
 

@@ -150,13 +150,17 @@ mg_verdict_report_check(const char *iface,
 		return FALSE;
 	}
 	if (!mg_iface_name_is_valid(iface)) {
-		g_set_error_literal(
-		    error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "the interface name is malformed");
+		g_set_error_literal(error,
+				    G_IO_ERROR,
+				    G_IO_ERROR_INVALID_ARGUMENT,
+				    "the interface name is malformed");
 		return FALSE;
 	}
 	if (!mg_mac_parse(address, &m, NULL)) {
-		g_set_error_literal(
-		    error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "the address is not a MAC address");
+		g_set_error_literal(error,
+				    G_IO_ERROR,
+				    G_IO_ERROR_INVALID_ARGUMENT,
+				    "the address is not a MAC address");
 		return FALSE;
 	}
 	if (!mg_evidence_is_valid(evidence)) {

@@ -66,9 +66,11 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(MgBoot, mg_boot_clear)
  * knows, never one macguise would hand out again. With harden, a new
  * stable-id epoch goes with it. */
 static gboolean
-mg_boot_record(MgBoot *b, NMConnection *connection, GKeyFile *kf, const MgPolicy *policy, const MgMac *mac)
+mg_boot_record(
+    MgBoot *b, NMConnection *connection, GKeyFile *kf, const MgPolicy *policy, const MgMac *mac)
 {
-	MgProfileState *p = mg_state_ensure_profile(b->rt.state, nm_connection_get_uuid(connection));
+	MgProfileState *p =
+	    mg_state_ensure_profile(b->rt.state, nm_connection_get_uuid(connection));
 	guint32 jitter;
 
 	if (policy->harden) {
@@ -76,12 +78,8 @@ mg_boot_record(MgBoot *b, NMConnection *connection, GKeyFile *kf, const MgPolicy
 		g_key_file_set_string(kf, "connection", "stable-id", stable_id);
 	}
 	mg_random_fill(b->rt.rng, &jitter, sizeof(jitter));
-	mg_state_assign(b->rt.state,
-			p,
-			mac,
-			b->now,
-			mg_schedule_due_at(policy, b->now, jitter),
-			b->rt.boot_id);
+	mg_state_assign(
+	    b->rt.state, p, mac, b->now, mg_schedule_due_at(policy, b->now, jitter), b->rt.boot_id);
 	return mg_runtime_save(&b->rt);
 }
 

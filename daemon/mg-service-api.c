@@ -5,7 +5,6 @@
 
 #include "mg-service-private.h"
 
-
 /* The link checks' part of a profile's status. */
 static void
 mg_service_add_checks(GVariantBuilder *d, const MgProfileState *p)
@@ -217,8 +216,7 @@ mg_service_get_link_check(MgService *self, const char *profile)
 
 	if (managed)
 		mg_mac_format(&p->address, address);
-	return g_variant_new(
-	    "(bsus)", managed, address, self->rt.config.probe_window_ms, probes);
+	return g_variant_new("(bsus)", managed, address, self->rt.config.probe_window_ms, probes);
 }
 
 const char *
@@ -276,10 +274,11 @@ mg_service_report_verdict(MgService *self,
 	if (p->recovery_attempts >= self->rt.config.conflict_max_attempts) {
 		p->recovery_failed = TRUE;
 		mg_service_save(self);
-		g_warning("profile '%s': still in conflict after %u new address(es); macguise stops "
-			  "and leaves the connection as it is",
-			  nm_connection_get_id(c),
-			  p->recovery_attempts);
+		g_warning(
+		    "profile '%s': still in conflict after %u new address(es); macguise stops "
+		    "and leaves the connection as it is",
+		    nm_connection_get_id(c),
+		    p->recovery_attempts);
 		return "gave-up";
 	}
 	p->recovery_attempts++;

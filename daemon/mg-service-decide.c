@@ -5,7 +5,6 @@
 
 #include "mg-service-private.h"
 
-
 /* The interface the profile is active on, or NULL. */
 static const char *
 mg_service_active_iface(MgService *self, const char *uuid)
@@ -37,9 +36,8 @@ mg_service_quiet_hours_state(MgService *self, const char *uuid, MgScheduleState 
 	if (ifindex == 0)
 		return;
 	if (!mg_stations_count((int)ifindex, &stations, &error)) {
-		g_debug("%s: cannot count its clients (%s); taking it as busy",
-			iface,
-			error->message);
+		g_debug(
+		    "%s: cannot count its clients (%s); taking it as busy", iface, error->message);
 		return;
 	}
 	st->idle = stations == 0;
@@ -99,7 +97,8 @@ mg_service_decide(MgService *self,
 
 /* What changes the state alone; the decision is then made again. */
 static void
-mg_service_apply_state(MgService *self, NMConnection *connection, MgClass klass, const MgPolicy *policy, guint actions)
+mg_service_apply_state(
+    MgService *self, NMConnection *connection, MgClass klass, const MgPolicy *policy, guint actions)
 {
 	const char *uuid = nm_connection_get_uuid(connection);
 	const char *id = nm_connection_get_id(connection);
@@ -138,9 +137,13 @@ mg_service_apply_state(MgService *self, NMConnection *connection, MgClass klass,
 /* First contact: the address NetworkManager drew from macguise's defaults
  * becomes the profile's, recorded durably before it is written. */
 static gboolean
-mg_service_adopt_link(MgService *self, NMConnection *connection, const MgPolicy *policy, const MgMac *mac)
+mg_service_adopt_link(MgService *self,
+		      NMConnection *connection,
+		      const MgPolicy *policy,
+		      const MgMac *mac)
 {
-	MgProfileState *p = mg_state_ensure_profile(self->rt.state, nm_connection_get_uuid(connection));
+	MgProfileState *p =
+	    mg_state_ensure_profile(self->rt.state, nm_connection_get_uuid(connection));
 	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
 	g_autofree char *digest = NULL;
 	guint32 jitter;
@@ -232,7 +235,10 @@ mg_service_apply_writes(MgService *self,
 
 /* An activation's check is over once a decision no longer waits for it. */
 static void
-mg_service_note_checked(MgService *self, NMConnection *connection, const MgLinkView *view, const MgReconcile *r)
+mg_service_note_checked(MgService *self,
+			NMConnection *connection,
+			const MgLinkView *view,
+			const MgReconcile *r)
 {
 	const char *uuid = nm_connection_get_uuid(connection);
 
@@ -272,7 +278,9 @@ mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 	r = mg_service_decide(self, connection, klass, &policy, &view, event);
 	/* A hand-back or an adopted address changes what the profile is: decide
 	 * again on the new state (at most once more each). */
-	for (guint pass = 0; pass < 2 && (r.actions & (MG_DO_HAND_BACK | MG_DO_ADOPT_UNRECORDED)) != 0; pass++) {
+	for (guint pass = 0;
+	     pass < 2 && (r.actions & (MG_DO_HAND_BACK | MG_DO_ADOPT_UNRECORDED)) != 0;
+	     pass++) {
 		mg_service_apply_state(self, connection, klass, &policy, r.actions & state_only);
 		r = mg_service_decide(self, connection, klass, &policy, &view, event);
 	}

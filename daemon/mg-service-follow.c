@@ -5,7 +5,6 @@
 
 #include "mg-service-private.h"
 
-
 /* The profile's active connection, if it is up. */
 static NMActiveConnection *
 mg_service_active_connection(MgService *self, const char *uuid)
@@ -29,8 +28,10 @@ mg_service_link_device(MgService *self, const char *uuid)
 {
 	NMActiveConnection *ac = mg_service_active_connection(self, uuid);
 	const GPtrArray *devices = ac != NULL ? nm_active_connection_get_devices(ac) : NULL;
-	NMDevice *device = devices != NULL && devices->len > 0 ? g_ptr_array_index(devices, 0) : NULL;
-	NMDeviceState state = device != NULL ? nm_device_get_state(device) : NM_DEVICE_STATE_UNKNOWN;
+	NMDevice *device =
+	    devices != NULL && devices->len > 0 ? g_ptr_array_index(devices, 0) : NULL;
+	NMDeviceState state =
+	    device != NULL ? nm_device_get_state(device) : NM_DEVICE_STATE_UNKNOWN;
 
 	if (device == NULL || nm_device_get_active_connection(device) != ac ||
 	    state < NM_DEVICE_STATE_CONFIG || state > NM_DEVICE_STATE_ACTIVATED)
@@ -45,7 +46,8 @@ mg_service_is_some_current(MgService *self, const MgMac *mac)
 	g_autoptr(GPtrArray) uuids = mg_state_list_profiles(self->rt.state);
 
 	for (guint i = 0; i < uuids->len; i++) {
-		const MgProfileState *p = mg_state_get_profile(self->rt.state, g_ptr_array_index(uuids, i));
+		const MgProfileState *p =
+		    mg_state_get_profile(self->rt.state, g_ptr_array_index(uuids, i));
 		if (p->has_address && mg_mac_equal(&p->address, mac))
 			return TRUE;
 	}
@@ -104,8 +106,11 @@ mg_service_watch_device(MgService *self, NMDevice *device)
 	g_signal_handlers_disconnect_by_data(device, self);
 	g_signal_connect_object(
 	    device, "notify::" NM_DEVICE_STATE, G_CALLBACK(mg_service_device_changed), self, 0);
-	g_signal_connect_object(
-	    device, "notify::" NM_DEVICE_HW_ADDRESS, G_CALLBACK(mg_service_device_changed), self, 0);
+	g_signal_connect_object(device,
+				"notify::" NM_DEVICE_HW_ADDRESS,
+				G_CALLBACK(mg_service_device_changed),
+				self,
+				0);
 }
 
 static void
@@ -143,7 +148,8 @@ mg_service_active_changed(NMClient *client, GParamSpec *pspec, gpointer user_dat
 			g_hash_table_add(self->unchecked, g_strdup(uuid));
 		rc = nm_client_get_connection_by_uuid(self->client, uuid);
 		if (rc != NULL)
-			mg_service_evaluate(self, rc, self->synced ? MG_EVENT_ACTIVATED : MG_EVENT_SEEN);
+			mg_service_evaluate(
+			    self, rc, self->synced ? MG_EVENT_ACTIVATED : MG_EVENT_SEEN);
 	}
 	g_hash_table_iter_init(&iter, self->active);
 	while (g_hash_table_iter_next(&iter, &k, NULL)) {

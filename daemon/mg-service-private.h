@@ -34,14 +34,14 @@ struct _MgService {
 	GObject parent_instance;
 	MgRuntime rt;
 	NMClient *client;
-	GHashTable *active;     /* UUID -> D-Bus path of its active connection */
-	gboolean synced;        /* the active connections found at start are known */
-	GHashTable *writes;     /* UUID -> MgWriteState: failures, and an unwritten address */
-	GHashTable *settling;   /* UUID -> MgMac written, until libnm's copy shows it */
-	GHashTable *unchecked;  /* UUIDs whose activation's link address is not checked yet */
-	GHashTable *gate;       /* UUID -> re-activations in a row for a wrong link address */
-	GHashTable *in_flight;  /* UUIDs whose profile write has not returned */
-	GQueue deferred;        /* UUIDs due a write while MG_SERVICE_MAX_WRITES were under way */
+	GHashTable *active;    /* UUID -> D-Bus path of its active connection */
+	gboolean synced;       /* the active connections found at start are known */
+	GHashTable *writes;    /* UUID -> MgWriteState: failures, and an unwritten address */
+	GHashTable *settling;  /* UUID -> MgMac written, until libnm's copy shows it */
+	GHashTable *unchecked; /* UUIDs whose activation's link address is not checked yet */
+	GHashTable *gate;      /* UUID -> re-activations in a row for a wrong link address */
+	GHashTable *in_flight; /* UUIDs whose profile write has not returned */
+	GQueue deferred;       /* UUIDs due a write while MG_SERVICE_MAX_WRITES were under way */
 	GHashTable *deferred_set;
 	GHashTable *wake_at;    /* UUID -> next instant worth waking for */
 	GHashTable *reactivate; /* UUID -> interface ("": any) to bring it up on once written */
@@ -90,9 +90,15 @@ GArray *mg_service_device_macs(MgService *self);
 const char *mg_device_permanent_mac(NMDevice *dev);
 void mg_service_reactivate_done(GObject *source, GAsyncResult *result, gpointer user_data);
 void mg_service_reactivate_now(MgService *self, NMRemoteConnection *rc, const char *uuid);
-void mg_service_write(MgService *self, NMRemoteConnection *rc, MgClass klass, gboolean new_stable_id, MgWrite *w);
+void mg_service_write(
+    MgService *self, NMRemoteConnection *rc, MgClass klass, gboolean new_stable_id, MgWrite *w);
 MgWrite *mg_write_new(MgService *self, NMConnection *connection, const MgMac *mac);
-gboolean mg_service_assign(MgService *self, NMRemoteConnection *rc, MgClass klass, const MgPolicy *policy, gboolean for_conflict, const char *reactivate_iface);
+gboolean mg_service_assign(MgService *self,
+			   NMRemoteConnection *rc,
+			   MgClass klass,
+			   const MgPolicy *policy,
+			   gboolean for_conflict,
+			   const char *reactivate_iface);
 
 /* Deciding, and carrying the decision out (mg-service-decide.c) */
 void mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event);

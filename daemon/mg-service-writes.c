@@ -5,7 +5,6 @@
 
 #include "mg-service-private.h"
 
-
 const char *
 mg_device_permanent_mac(NMDevice *dev)
 {
@@ -24,13 +23,16 @@ mg_service_hardware_mac(MgService *self, NMConnection *connection, MgClass klass
 {
 	const char *iface = nm_connection_get_interface_name(connection);
 	const GPtrArray *devices = nm_client_get_devices(self->client);
-	const MgProfileState *p = mg_state_get_profile(self->rt.state, nm_connection_get_uuid(connection));
-	NMDevice *device = iface != NULL ? nm_client_get_device_by_iface(self->client, iface) : NULL;
+	const MgProfileState *p =
+	    mg_state_get_profile(self->rt.state, nm_connection_get_uuid(connection));
+	NMDevice *device =
+	    iface != NULL ? nm_client_get_device_by_iface(self->client, iface) : NULL;
 	const char *perm;
 
 	for (guint i = 0; iface == NULL && devices != NULL && i < devices->len; i++) {
 		NMDevice *d = g_ptr_array_index(devices, i);
-		gboolean kind = (klass & MG_CLASS_WIRELESS) != 0 ? NM_IS_DEVICE_WIFI(d) : NM_IS_DEVICE_ETHERNET(d);
+		gboolean kind = (klass & MG_CLASS_WIRELESS) != 0 ? NM_IS_DEVICE_WIFI(d)
+								 : NM_IS_DEVICE_ETHERNET(d);
 		if (kind && device != NULL) {
 			device = NULL; /* more than one: which one is not known */
 			break;
@@ -184,7 +186,8 @@ mg_service_write_done(GObject *source, GAsyncResult *result, gpointer user_data)
 /* Starts writing @w's address into the profile (and a new stable-id epoch
  * with @new_stable_id). */
 void
-mg_service_write(MgService *self, NMRemoteConnection *rc, MgClass klass, gboolean new_stable_id, MgWrite *w)
+mg_service_write(
+    MgService *self, NMRemoteConnection *rc, MgClass klass, gboolean new_stable_id, MgWrite *w)
 {
 	g_autoptr(NMConnection) copy = nm_simple_connection_new_clone(NM_CONNECTION(rc));
 	char text[MG_MAC_STRLEN];
@@ -288,7 +291,8 @@ mg_service_assign(MgService *self,
 	w->due_at = mg_schedule_due_at(policy, now, jitter);
 	w->for_conflict = for_conflict;
 	if (reactivate_iface != NULL)
-		g_hash_table_replace(self->reactivate, g_strdup(w->uuid), g_strdup(reactivate_iface));
+		g_hash_table_replace(
+		    self->reactivate, g_strdup(w->uuid), g_strdup(reactivate_iface));
 	mg_service_write(self, rc, klass, policy->harden, w);
 	return TRUE;
 }

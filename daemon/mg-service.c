@@ -21,7 +21,8 @@ mg_service_finalize(GObject *object)
 	g_clear_handle_id(&self->save_retry_id, g_source_remove);
 	if (self->runtime_dir != NULL) {
 		/* A stale index would outlive us: the hook then asks over D-Bus. */
-		g_autofree char *index = g_build_filename(self->runtime_dir, MG_SKIP_LIST_FILE, NULL);
+		g_autofree char *index =
+		    g_build_filename(self->runtime_dir, MG_SKIP_LIST_FILE, NULL);
 		(void)g_unlink(index);
 	}
 	g_clear_object(&self->client);
@@ -117,7 +118,8 @@ mg_service_publish(gpointer user_data)
 			NMConnection *c = g_ptr_array_index(connections, i);
 			const char *uuid = nm_connection_get_uuid(c);
 			if (uuid != NULL &&
-			    !mg_service_manages(self, c, mg_state_get_profile(self->rt.state, uuid)))
+			    !mg_service_manages(
+				self, c, mg_state_get_profile(self->rt.state, uuid)))
 				g_ptr_array_add(skip, (gpointer)uuid);
 		}
 	}
@@ -142,8 +144,7 @@ void
 mg_service_schedule_publish(MgService *self)
 {
 	if (self->publish_id == 0 && self->runtime_dir != NULL)
-		self->publish_id =
-		    g_idle_add_full(G_PRIORITY_LOW, mg_service_publish, self, NULL);
+		self->publish_id = g_idle_add_full(G_PRIORITY_LOW, mg_service_publish, self, NULL);
 }
 
 /* The addresses local interfaces use or were made with, and those of the

@@ -151,9 +151,8 @@ mg_hook_check(MgHook *hook, guint window_ms, MgProbeKinds kinds)
 		return;
 	}
 	if (!mg_mac_equal(&before.mac, &expected)) {
-		mg_hook_report(hook,
-			       MG_VERDICT_UNCHECKED,
-			       _("the link does not use the profile's address"));
+		mg_hook_report(
+		    hook, MG_VERDICT_UNCHECKED, _("the link does not use the profile's address"));
 		return;
 	}
 	mg_probe_target_init(&target, &expected);
@@ -195,11 +194,12 @@ main(int argc, char **argv)
 	textdomain(GETTEXT_PACKAGE);
 
 	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-		g_print(_("Usage: %s IFACE ACTION\n"
-			  "NetworkManager's dispatcher runs this pre-up hook; it is not meant to "
-			  "be run by hand.\nFor a profile macguised manages, it checks that no other "
-			  "station on IFACE uses the profile's address and tells macguised.\n"),
-			argv[0]);
+		g_print(
+		    _("Usage: %s IFACE ACTION\n"
+		      "NetworkManager's dispatcher runs this pre-up hook; it is not meant to "
+		      "be run by hand.\nFor a profile macguised manages, it checks that no other "
+		      "station on IFACE uses the profile's address and tells macguised.\n"),
+		    argv[0]);
 		return 0;
 	}
 	if (argc > 1 && strcmp(argv[1], "--version") == 0) {

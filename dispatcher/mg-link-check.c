@@ -121,8 +121,8 @@ mg_check_open(MgCheck *c, const MgMac *mac, GError **error)
  * link that carries frames faster than they are read cannot hold the check
  * (and NetworkManager's activation, which waits for it) beyond its window. */
 static gboolean
-mg_check_drain(MgCheck *c, const MgProbeTarget *target, gint64 end, MgProbeTally *tally,
-	       GError **error)
+mg_check_drain(
+    MgCheck *c, const MgProbeTarget *target, gint64 end, MgProbeTally *tally, GError **error)
 {
 	for (;;) {
 		guint8 frame[2048];

@@ -93,8 +93,7 @@ mg_netlink_dump(guint16 request_type,
 				close(fd);
 				return TRUE;
 			}
-			if (h->nlmsg_type == reply_type &&
-			    h->nlmsg_len >= NLMSG_LENGTH(header_len))
+			if (h->nlmsg_type == reply_type && h->nlmsg_len >= NLMSG_LENGTH(header_len))
 				func(h, user_data);
 		}
 	}

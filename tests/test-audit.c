@@ -35,8 +35,8 @@ ids(const MgAuditInput *in)
 		const MgFinding *f = g_ptr_array_index(found, i);
 		g_assert_nonnull(f->fix);
 		g_assert_nonnull(f->message);
-		if (i > 0 && ((const MgFinding *)g_ptr_array_index(found, i - 1))->severity <
-				 f->severity)
+		if (i > 0 &&
+		    ((const MgFinding *)g_ptr_array_index(found, i - 1))->severity < f->severity)
 			g_error("findings not worst first");
 		g_string_append_printf(s, "%s%s", s->len ? " " : "", f->id);
 	}
@@ -146,9 +146,10 @@ test_audit_fix_commands(void)
 	g_assert_cmpstr(((MgFinding *)g_ptr_array_index(found, 0))->fix,
 			==,
 			"macguise policy 'Joe'\\''s Café' mode=plausible");
-	g_assert_cmpstr(((MgFinding *)g_ptr_array_index(found, 1))->fix,
-			==,
-			"nmcli connection modify 'Joe'\\''s Café' ipv6.addr-gen-mode 'stable-privacy'");
+	g_assert_cmpstr(
+	    ((MgFinding *)g_ptr_array_index(found, 1))->fix,
+	    ==,
+	    "nmcli connection modify 'Joe'\\''s Café' ipv6.addr-gen-mode 'stable-privacy'");
 	g_assert_cmpstr(mg_severity_to_string(MG_SEVERITY_MEDIUM), ==, "medium");
 	g_assert_cmpstr(scan->id, ==, "wifi-scan-permanent");
 }
@@ -195,7 +196,8 @@ test_audit_hotspot(void)
 	f = find(found, "ap-ssid-mapped");
 	g_assert_true(f->advice);
 	g_assert_cmpstr(f->value, ==, "Home_nomap");
-	g_assert_cmpstr(f->fix, ==, "nmcli connection modify 'FreedomBox' 802-11-wireless.ssid 'Home_nomap'");
+	g_assert_cmpstr(
+	    f->fix, ==, "nmcli connection modify 'FreedomBox' 802-11-wireless.ssid 'Home_nomap'");
 	f = find(found, "ap-open");
 	g_assert_true(f->advice);
 	g_assert_cmpint(f->severity, ==, MG_SEVERITY_HIGH);

@@ -390,8 +390,8 @@ test_generator_keep_vendor(void)
 }
 
 /* The exact figures bench/fleet rests on, against a two-vendor table small
- * enough to count: acme weight 3 with two rows of 100 and 10 serials (an old 00-xx-xx row would be legacy), zeta
- * weight 1 with one row of 1000. */
+ * enough to count: acme weight 3 with two rows of 100 and 10 serials (an old 00-xx-xx row would be
+ * legacy), zeta weight 1 with one row of 1000. */
 static void
 test_generator_exact_distribution(void)
 {
@@ -411,11 +411,12 @@ test_generator_exact_distribution(void)
 	g_assert_no_error(error);
 	g_assert_cmpfloat_with_epsilon(
 	    mg_generator_vendor_share(gen, mg_catalogue_find_vendor(cat, "acme")), acme, 1e-12);
-	g_assert_cmpfloat_with_epsilon(mg_generator_same_vendor(gen), acme * acme + zeta * zeta, 1e-12);
+	g_assert_cmpfloat_with_epsilon(
+	    mg_generator_same_vendor(gen), acme * acme + zeta * zeta, 1e-12);
 	/* acme/2 over 100, acme/2 over 10, zeta over 1000 */
 	g_assert_cmpfloat_with_epsilon(mg_generator_same_address(gen),
-				       (acme / 2) * (acme / 2) / 100 + (acme / 2) * (acme / 2) / 10 +
-					   zeta * zeta / 1000,
+				       (acme / 2) * (acme / 2) / 100 +
+					   (acme / 2) * (acme / 2) / 10 + zeta * zeta / 1000,
 				       1e-12);
 }
 

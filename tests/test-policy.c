@@ -273,10 +273,10 @@ test_config_shipped_file(void)
 		for (guint c = 0; c < G_N_ELEMENTS(classes); c++) {
 			const char *const *names = mg_policy_names();
 			for (guint i = 0; names[i] != NULL; i++) {
-				g_autofree char *a =
-				    mg_policy_get(mg_config_policy_for(&shipped, classes[c]), names[i]);
-				g_autofree char *b =
-				    mg_policy_get(mg_config_policy_for(&defaults, classes[c]), names[i]);
+				g_autofree char *a = mg_policy_get(
+				    mg_config_policy_for(&shipped, classes[c]), names[i]);
+				g_autofree char *b = mg_policy_get(
+				    mg_config_policy_for(&defaults, classes[c]), names[i]);
 				g_assert_cmpstr(a, ==, b);
 			}
 		}

@@ -183,7 +183,8 @@ test_never_drops_a_frame_the_classifier_counts(void)
 		guint8 frame[MG_PROBE_FRAME_MAX];
 		memcpy(frame, seeds[s], lens[s]);
 		for (guint flips = g_rand_int_range(rand, 1, 4); flips > 0; flips--)
-			frame[g_rand_int_range(rand, 0, (gint32)lens[s])] = (guint8)g_rand_int(rand);
+			frame[g_rand_int_range(rand, 0, (gint32)lens[s])] =
+			    (guint8)g_rand_int(rand);
 		if (mg_probe_classify(&f.target, frame, lens[s]) != 0) {
 			counted++;
 			g_assert_true(kept(&f, frame, lens[s]));

@@ -46,7 +46,7 @@ ones_sum(const guint8 *frame, gsize icmp_len)
 static void
 test_probe_eui64(void)
 {
-	static const guint8 expected[16] = { 0xfe, 0x80, 0,    0,    0,    0, 0,    0,
+	static const guint8 expected[16] = { 0xfe, 0x80, 0,    0,    0,    0, 0, 0,
 					     0x8e, 0xf8, 0xc5, 0xff, 0xfe, 1, 2, 3 };
 	guint8 global[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 1 };
 	MgProbeTarget t;
@@ -103,7 +103,8 @@ test_probe_arp_frame(void)
 	g_assert_true(mg_probe_target_add_ipv4(&t, ours_ip));
 	g_assert_cmpuint(t.n_ipv4, ==, 1);
 	for (guint i = 1; i < MG_PROBE_MAX_IPV4; i++)
-		g_assert_true(mg_probe_target_add_ipv4(&t, (const guint8[4]){ 10, 0, 0, (guint8)i }));
+		g_assert_true(
+		    mg_probe_target_add_ipv4(&t, (const guint8[4]){ 10, 0, 0, (guint8)i }));
 	g_assert_false(mg_probe_target_add_ipv4(&t, (const guint8[4]){ 10, 1, 1, 1 }));
 }
 
@@ -246,8 +247,9 @@ test_probe_verdict(void)
 		g_assert_cmpuint(all.na, ==, 1);
 		g_assert_cmpuint(all.same_source, ==, 1);
 		g_assert_cmpuint(all.arp_same_hw, ==, 1);
-		g_assert_cmpint(
-		    mg_probe_tally_verdict(&all, MG_PROBE_ALL, 1, 200, &evidence), ==, MG_VERDICT_CONFLICT);
+		g_assert_cmpint(mg_probe_tally_verdict(&all, MG_PROBE_ALL, 1, 200, &evidence),
+				==,
+				MG_VERDICT_CONFLICT);
 		g_assert_nonnull(strstr(evidence, "passive: 1 frame from"));
 		g_assert_nonnull(strstr(evidence, "; ipv6: "));
 		g_assert_nonnull(strstr(evidence, "; arp: 1 ARP message from"));

@@ -380,7 +380,8 @@ test_state_bad_contents(Fixture *f, gconstpointer data)
 		{ "[macguise]\nformat=1\n@KC@\n[profile abc]\nassigned-at=soon\n", "assigned-at" },
 		{ "[macguise]\nformat=1\n@KC@\n[profile "
 		  "abc]\naddress=f2:00:00:00:00:01\nassigned-at=1\ndue-at=1\n"
-		  "generation=1\nconflicts=0\nboot-id=b\nused=false\npending=false\nuser-owned=false\n",
+		  "generation=1\nconflicts=0\nboot-id=b\nused=false\npending=false\nuser-owned="
+		  "false\n",
 		  "not a global unicast" },
 		{ "[macguise]\nformat=1\n@KC@\n[profile "
 		  "abc]\nassigned-at=1\ndue-at=1\ngeneration=1\n"
@@ -394,35 +395,43 @@ test_state_bad_contents(Fixture *f, gconstpointer data)
 		  "unknown key colour" },
 		{ "[macguise]\nformat=1\n@KC@\n[profile "
 		  "abc]\nassigned-at=1\ndue-at=1\ngeneration=1\n"
-		  "conflicts=0\nboot-id=b\nused=false\npending=false\nuser-owned=false\nverdict=fine\nevidence=x\nchecked-at=1\n",
+		  "conflicts=0\nboot-id=b\nused=false\npending=false\nuser-owned=false\nverdict="
+		  "fine\nevidence=x\nchecked-at=1\n",
 		  "verdict is not clean" },
 		{ "[macguise]\nformat=1\n@KC@\n[profile "
 		  "abc]\nassigned-at=1\ndue-at=1\ngeneration=1\n"
-		  "conflicts=0\nboot-id=b\nused=false\npending=false\nuser-owned=false\nverdict=clean\nchecked-at=1\n",
+		  "conflicts=0\nboot-id=b\nused=false\npending=false\nuser-owned=false\nverdict="
+		  "clean\nchecked-at=1\n",
 		  "evidence is missing" },
 		{ "[macguise]\nformat=1\n@KC@\n[profile "
 		  "abc]\nassigned-at=1\ndue-at=1\ngeneration=1\n"
-		  "conflicts=0\nboot-id=b\nused=false\npending=false\nuser-owned=false\nverdict=clean\nevidence=a\\tb\nchecked-at=1\n",
+		  "conflicts=0\nboot-id=b\nused=false\npending=false\nuser-owned=false\nverdict="
+		  "clean\nevidence=a\\tb\nchecked-at=1\n",
 		  "evidence is missing or not one short line" },
 		{ "[macguise]\nformat=1\n@KC@\n[profile "
 		  "abc]\nassigned-at=1\ndue-at=1\ngeneration=1\n"
-		  "conflicts=0\nboot-id=b\nused=false\npending=false\nuser-owned=false\nevidence=x\n",
+		  "conflicts=0\nboot-id=b\nused=false\npending=false\nuser-owned=false\nevidence="
+		  "x\n",
 		  "evidence but no verdict" },
 		{ "[macguise]\nformat=1\n@KC@\n[profile "
 		  "abc]\nassigned-at=1\ndue-at=1\ngeneration=1\n"
-		  "conflicts=0\nboot-id=b\nused=false\npending=false\nuser-owned=false\nconflict-evidence=x\n",
+		  "conflicts=0\nboot-id=b\nused=false\npending=false\nuser-owned=false\nconflict-"
+		  "evidence=x\n",
 		  "conflict-evidence but no conflict-at" },
 		{ "[macguise]\nformat=1\n@KC@\n[profile "
 		  "abc]\nassigned-at=1\ndue-at=1\ngeneration=1\n"
-		  "conflicts=0\nboot-id=b\nused=false\npending=false\nuser-owned=false\nconflict-at=0\nconflict-evidence=x\n",
+		  "conflicts=0\nboot-id=b\nused=false\npending=false\nuser-owned=false\nconflict-"
+		  "at=0\nconflict-evidence=x\n",
 		  "conflict-at" },
 		{ "[macguise]\nformat=1\n@KC@\n[profile "
 		  "abc]\nassigned-at=1\ndue-at=1\ngeneration=1\n"
-		  "conflicts=0\nboot-id=b\nused=false\npending=false\nuser-owned=false\nrecovery-attempts=0\n",
+		  "conflicts=0\nboot-id=b\nused=false\npending=false\nuser-owned=false\nrecovery-"
+		  "attempts=0\n",
 		  "recovery-attempts" },
 		{ "[macguise]\nformat=1\n@KC@\n[profile "
 		  "abc]\nassigned-at=1\ndue-at=1\ngeneration=1\n"
-		  "conflicts=0\nboot-id=b\nused=false\npending=false\nuser-owned=false\nrecovery-failed=false\n",
+		  "conflicts=0\nboot-id=b\nused=false\npending=false\nuser-owned=false\nrecovery-"
+		  "failed=false\n",
 		  "recovery-failed is written only when true" },
 		/* Found by fuzz-state: an escape in boot-id did not read back as written. */
 		{ "[macguise]\nformat=1\n@KC@\n[profile "

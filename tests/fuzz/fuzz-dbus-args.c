@@ -30,15 +30,23 @@ LLVMFuzzerTestOneInput(const guint8 *data, size_t size)
 
 	/* Whatever the bytes, GVariant gives well-typed values (defaults for
 	 * what does not parse); the checks must hold for all of them. */
-	g_variant_get(report, "(&s&s&s&s&su)", &profile, &iface, &address, &verdict_text, &evidence,
+	g_variant_get(report,
+		      "(&s&s&s&s&su)",
+		      &profile,
+		      &iface,
+		      &address,
+		      &verdict_text,
+		      &evidence,
 		      &duration);
-	if (mg_verdict_report_check(iface, address, verdict_text, evidence, &verdict, &mac, &error)) {
+	if (mg_verdict_report_check(
+		iface, address, verdict_text, evidence, &verdict, &mac, &error)) {
 		char text[MG_MAC_STRLEN];
 		if (verdict == MG_VERDICT_NONE || !mg_evidence_is_valid(evidence) ||
 		    strchr(iface, '/') != NULL)
 			__builtin_trap();
 		mg_mac_format(&mac, text);
-	} else if (error == NULL || !g_error_matches(error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT)) {
+	} else if (error == NULL ||
+		   !g_error_matches(error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT)) {
 		__builtin_trap();
 	}
 	g_variant_get(name, "(&s)", &uuid);

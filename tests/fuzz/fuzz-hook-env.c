@@ -34,8 +34,7 @@ LLVMFuzzerTestOneInput(const guint8 *data, size_t size)
 			g_ptr_array_add(env, g_ptr_array_index(items, i));
 	}
 	g_ptr_array_add(env, NULL);
-	if (mg_hook_request_parse(
-		&r, argc, argv, (const char *const *)env->pdata, NULL) &&
+	if (mg_hook_request_parse(&r, argc, argv, (const char *const *)env->pdata, NULL) &&
 	    mg_hook_request_wants_check(&r)) {
 		/* What it hands on is checked. */
 		g_assert_true(mg_iface_name_is_valid(r.iface));

@@ -11,9 +11,9 @@
 
 int LLVMFuzzerTestOneInput(const guint8 *data, size_t size);
 
-#define MG_ALL_FINDINGS                                                                    \
-	(MG_FINDING_SAME_SOURCE | MG_FINDING_NA | MG_FINDING_NS_DAD |                      \
-	 MG_FINDING_ARP_SAME_HW | MG_FINDING_ARP_IP_IN_USE)
+#define MG_ALL_FINDINGS                                                                            \
+	(MG_FINDING_SAME_SOURCE | MG_FINDING_NA | MG_FINDING_NS_DAD | MG_FINDING_ARP_SAME_HW |     \
+	 MG_FINDING_ARP_IP_IN_USE)
 
 int
 LLVMFuzzerTestOneInput(const guint8 *data, size_t size)

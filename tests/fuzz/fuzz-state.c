@@ -20,11 +20,13 @@ static const guint8 fuzz_key[32] = { 'm', 'a', 'c', 'g', 'u', 'i', 's', 'e' };
 static void
 check_roundtrip(const char *text, gsize len)
 {
-	g_autoptr(MgState) state = mg_state_new_from_data(fuzz_key, sizeof(fuzz_key), text, len, NULL);
+	g_autoptr(MgState) state =
+	    mg_state_new_from_data(fuzz_key, sizeof(fuzz_key), text, len, NULL);
 	if (state != NULL) {
 		gsize saved_len = 0;
 		g_autofree char *saved = mg_state_to_data(state, &saved_len);
-		g_autoptr(MgState) again = mg_state_new_from_data(fuzz_key, sizeof(fuzz_key), saved, saved_len, NULL);
+		g_autoptr(MgState) again =
+		    mg_state_new_from_data(fuzz_key, sizeof(fuzz_key), saved, saved_len, NULL);
 		g_autofree char *saved_again = NULL;
 		g_assert_nonnull(again);
 		saved_again = mg_state_to_data(again, NULL);
