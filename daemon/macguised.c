@@ -12,6 +12,7 @@
 #include "mg-boot.h"
 #include "mg-config.h"
 #include "mg-dbus-api.h"
+#include "mg-nm-leases.h"
 #include "mg-service.h"
 #include "mg-skip-list.h"
 #include "mg-state.h"
@@ -31,6 +32,7 @@ main(int argc, char **argv)
 	gboolean boot = FALSE;
 	g_autofree char *keyfile_dir = NULL;
 	g_autofree char *nm_conf_dir = NULL;
+	g_autofree char *nm_state_dir = NULL;
 	const GOptionEntry entries[] = {
 		{ "debug",
 		  'd',
@@ -69,6 +71,14 @@ main(int argc, char **argv)
 		  &nm_conf_dir,
 		  N_("With --boot: where to write NetworkManager's first-contact defaults "
 		     "(default /run/NetworkManager/conf.d)"),
+		  "DIR" },
+		{ "nm-state-dir",
+		  0,
+		  0,
+		  G_OPTION_ARG_FILENAME,
+		  &nm_state_dir,
+		  N_("Where NetworkManager keeps its DHCP leases; a profile given a new address "
+		     "forgets its lease there (default /var/lib/NetworkManager)"),
 		  "DIR" },
 		{ NULL },
 	};
@@ -111,12 +121,17 @@ main(int argc, char **argv)
 	config_path = mg_config_default_path();
 	if (boot) {
 		guint rewritten = 0;
-		if (!mg_boot_run(keyfile_dir != NULL ? keyfile_dir : MG_BOOT_DEFAULT_KEYFILE_DIR,
-				 nm_conf_dir != NULL ? nm_conf_dir : MG_BOOT_DEFAULT_NM_CONF_DIR,
-				 state_dir,
-				 config_path,
-				 &rewritten,
-				 &error)) {
+		const MgBootPaths paths = {
+			.keyfile_dir =
+			    keyfile_dir != NULL ? keyfile_dir : MG_BOOT_DEFAULT_KEYFILE_DIR,
+			.nm_conf_dir =
+			    nm_conf_dir != NULL ? nm_conf_dir : MG_BOOT_DEFAULT_NM_CONF_DIR,
+			.nm_state_dir =
+			    nm_state_dir != NULL ? nm_state_dir : MG_NM_DEFAULT_STATE_DIR,
+			.state_dir = state_dir,
+			.config_path = config_path,
+		};
+		if (!mg_boot_run(&paths, &rewritten, &error)) {
 			g_printerr("macguised --boot: %s\n", error->message);
 			return 1;
 		}
@@ -129,6 +144,8 @@ main(int argc, char **argv)
 		g_printerr("macguised: %s\n", error->message);
 		return 1;
 	}
+	if (nm_state_dir != NULL)
+		mg_service_set_nm_state_dir(service, nm_state_dir);
 	loop = g_main_loop_new(NULL, FALSE);
 	g_unix_signal_add(SIGTERM, mg_quit, loop);
 	g_unix_signal_add(SIGINT, mg_quit, loop);

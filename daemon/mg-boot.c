@@ -11,6 +11,7 @@
 
 #include "mg-first-contact.h"
 #include "mg-neighbours.h"
+#include "mg-nm-leases.h"
 #include "mg-profile.h"
 #include "mg-schedule.h"
 
@@ -50,6 +51,7 @@ typedef struct {
 	MgRuntime rt;
 	GArray *taken;
 	gint64 now;
+	const char *nm_state_dir;
 } MgBoot;
 
 static void
@@ -172,6 +174,11 @@ mg_boot_profile(MgBoot *b, const char *dir, const char *path)
 		g_debug(
 		    "profile '%s': new address %s at boot", nm_connection_get_id(connection), text);
 	}
+	if ((r.actions & MG_DO_ASSIGN) != 0 &&
+	    mg_nm_forget_leases(b->nm_state_dir, nm_connection_get_uuid(connection)) > 0)
+		g_message("profile '%s': its DHCP lease forgotten, so the new address does not "
+			  "ask for it",
+			  nm_connection_get_id(connection));
 	return TRUE;
 }
 
@@ -195,21 +202,18 @@ mg_boot_first_contact(MgBoot *b, const char *nm_conf_dir)
 }
 
 gboolean
-mg_boot_run(const char *keyfile_dir,
-	    const char *nm_conf_dir,
-	    const char *state_dir,
-	    const char *config_path,
-	    guint *rewritten,
-	    GError **error)
+mg_boot_run(const MgBootPaths *paths, guint *rewritten, GError **error)
 {
+	const char *keyfile_dir = paths->keyfile_dir;
 	g_auto(MgBoot) b = { 0 };
 	g_autoptr(GDir) dir = NULL;
 	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
 	const char *name;
 
 	*rewritten = 0;
-	if (!mg_runtime_init(&b.rt, state_dir, config_path, error))
+	if (!mg_runtime_init(&b.rt, paths->state_dir, paths->config_path, error))
 		return FALSE;
+	b.nm_state_dir = paths->nm_state_dir;
 	b.taken = mg_boot_local_macs();
 	b.now = g_get_real_time() / G_USEC_PER_SEC;
 
@@ -224,6 +228,6 @@ mg_boot_run(const char *keyfile_dir,
 		if (mg_boot_profile(&b, keyfile_dir, g_ptr_array_index(names, i)))
 			(*rewritten)++;
 	}
-	mg_boot_first_contact(&b, nm_conf_dir);
+	mg_boot_first_contact(&b, paths->nm_conf_dir);
 	return TRUE;
 }

@@ -13,13 +13,19 @@ G_BEGIN_DECLS
  * whose address is due (the machine may have been off for a week) gets a new
  * one written straight into its keyfile, so none comes up with a stale
  * address. Sets @rewritten to how many were. Then it writes NetworkManager's
- * first-contact defaults (mg-first-contact.h) into @nm_conf_dir, drawn anew.
+ * first-contact defaults (mg-first-contact.h) into @paths->nm_conf_dir, drawn
+ * anew.
  * A failure there is logged: the profiles' addresses matter more. */
-gboolean mg_boot_run(const char *keyfile_dir,
-		     const char *nm_conf_dir,
-		     const char *state_dir,
-		     const char *config_path,
-		     guint *rewritten,
-		     GError **error);
+typedef struct {
+	const char *keyfile_dir;  /* NetworkManager's profiles */
+	const char *nm_conf_dir;  /* where the first-contact defaults go */
+	const char *nm_state_dir; /* NetworkManager's DHCP leases */
+	const char *state_dir;    /* macguise's state */
+	const char *config_path;  /* macguise.conf */
+} MgBootPaths;
+
+/* A profile given a new address forgets its DHCP lease in
+ * @paths->nm_state_dir (see mg_nm_forget_leases()). */
+gboolean mg_boot_run(const MgBootPaths *paths, guint *rewritten, GError **error);
 
 G_END_DECLS

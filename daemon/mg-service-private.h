@@ -21,6 +21,7 @@
 #include "mg-generator.h"
 #include "mg-hook-env.h"
 #include "mg-neighbours.h"
+#include "mg-nm-leases.h"
 #include "mg-profile.h"
 #include "mg-schedule.h"
 #include "mg-stations.h"
@@ -52,6 +53,7 @@ struct _MgService {
 	gboolean publish_failed;
 	char *config_path;
 	char *runtime_dir;
+	char *nm_state_dir; /* NetworkManager's leases */
 };
 
 /* A profile's writes: failures in a row, when to try again, and an address

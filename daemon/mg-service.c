@@ -39,6 +39,7 @@ mg_service_finalize(GObject *object)
 	g_clear_pointer(&self->reactivate, g_hash_table_unref);
 	g_free(self->config_path);
 	g_free(self->runtime_dir);
+	g_free(self->nm_state_dir);
 	G_OBJECT_CLASS(mg_service_parent_class)->finalize(object);
 }
 
@@ -197,5 +198,13 @@ mg_service_new(const char *state_dir,
 		return NULL;
 	self->config_path = g_strdup(config_path);
 	self->runtime_dir = g_strdup(runtime_dir);
+	self->nm_state_dir = g_strdup(MG_NM_DEFAULT_STATE_DIR);
 	return g_steal_pointer(&self);
+}
+
+void
+mg_service_set_nm_state_dir(MgService *self, const char *nm_state_dir)
+{
+	g_free(self->nm_state_dir);
+	self->nm_state_dir = g_strdup(nm_state_dir);
 }

@@ -17,6 +17,10 @@ MgService *mg_service_new(const char *state_dir,
 			  const char *config_path,
 			  const char *runtime_dir,
 			  GError **error);
+/* Where NetworkManager keeps its DHCP leases (default
+ * MG_NM_DEFAULT_STATE_DIR): a profile given a new address forgets its
+ * lease there, so the new address does not ask for the old one's. */
+void mg_service_set_nm_state_dir(MgService *self, const char *nm_state_dir);
 /* Connects to NetworkManager (waiting for it if it is not there yet) and
  * starts following profiles. */
 void mg_service_start(MgService *self);

@@ -132,6 +132,9 @@ class NmNetns:
         self.peer = f"mg-peer-{tag}"
         self.dir = tempfile.mkdtemp(prefix="mg-nm-")
         self.bus = os.path.join(self.dir, "bus")
+        # NetworkManager's /var/lib/NetworkManager (its DHCP leases), bound
+        # there in its own mount namespace
+        self.nm_lib = os.path.join(self.dir, "nm-lib")
         # Criticals are bugs and abort; warnings are what the programs report
         # to people (a profile that cannot be recovered, say) and must not.
         self.env = dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=f"unix:path={self.bus}",
@@ -240,12 +243,13 @@ class NmNetns:
         configuration directory those of the test."""
         self.use_macguise_dirs()
         return self.run(exe, "--boot", f"--keyfile-dir={self.dir}/system-connections",
-                        f"--nm-conf-dir={self.dir}/conf.d", ns=self.ns)
+                        f"--nm-conf-dir={self.dir}/conf.d", f"--nm-state-dir={self.nm_lib}",
+                        ns=self.ns)
 
     def start_nm(self):
         d = self.dir
         nm_conf = os.path.join(d, "nm.conf")
-        env = dict(self.env, MG_BUS=self.bus, MG_NM_LIB=os.path.join(d, "nm-lib"),
+        env = dict(self.env, MG_BUS=self.bus, MG_NM_LIB=self.nm_lib,
                    MG_UDEV_KEEP=os.path.join(d, "udev-keep"))
         self.spawn("nm", "unshare", "--mount", "--propagation", "private", "sh", "-c", NM_SH, "sh",
                    "NetworkManager", "--no-daemon", f"--config={nm_conf}",
@@ -279,7 +283,8 @@ class NmNetns:
             wrap = ["valgrind", "--leak-check=full", "--show-leak-kinds=definite",
                     "--errors-for-leak-kinds=definite", f"--suppressions={supp}",
                     f"--log-file={self.dir}/valgrind-macguised-%p.txt"]
-        return self.spawn("macguised", *wrap, exe, *args, ns=self.ns)
+        return self.spawn("macguised", *wrap, exe, f"--nm-state-dir={self.nm_lib}", *args,
+                          ns=self.ns)
 
     def start_dispatcher(self, hook=None):
         """NetworkManager's own nm-dispatcher, in a mount namespace of its

@@ -11,8 +11,11 @@
                                probe: {"kind": "arp-probe"|"ns-dad", "src": MAC}
   peer.py frames IFACE FILE READY
                                write one JSON line per frame received, from
-                               the first: {"src": MAC, "type": ethertype};
-                               READY is created once the socket listens
+                               the first: {"src": MAC, "type": ethertype},
+                               and for a DHCP client's message "dhcp":
+                               {"msg": option 53, "requested": option 50 or
+                               null, "ciaddr": its ciaddr or null}; READY is
+                               created once the socket listens
   peer.py flood IFACE KIND READY
                                send frames as fast as this process can:
                                KIND "noise" (IPv4 UDP broadcasts) or "arp"
@@ -124,6 +127,44 @@ def capture(iface, path):
                 out.flush()
 
 
+def ipv4_text(b):
+    return ".".join(str(x) for x in b)
+
+
+def dhcp_client_message(frame):
+    """For a DHCP message to a server (UDP to port 67): its type (option
+    53), the address it asks for (option 50) and its ciaddr; else None."""
+    if len(frame) < 14 + 20 + 8 + 240 or struct.unpack("!H", frame[12:14])[0] != 0x0800:
+        return None
+    ihl = (frame[14] & 0x0F) * 4
+    if frame[23] != 17:
+        return None
+    udp = 14 + ihl
+    if struct.unpack("!H", frame[udp + 2:udp + 4])[0] != 67:
+        return None
+    bootp = frame[udp + 8:]
+    if len(bootp) < 240 or bootp[236:240] != b"\x63\x82\x53\x63":
+        return None
+    ciaddr = bootp[12:16]
+    found = {"msg": None, "requested": None,
+             "ciaddr": ipv4_text(ciaddr) if ciaddr != bytes(4) else None}
+    i = 240
+    while i < len(bootp) and bootp[i] != 255:
+        if bootp[i] == 0:
+            i += 1
+            continue
+        if i + 1 >= len(bootp):
+            break
+        code, size = bootp[i], bootp[i + 1]
+        value = bootp[i + 2:i + 2 + size]
+        if code == 53 and size == 1:
+            found["msg"] = value[0]
+        elif code == 50 and size == 4:
+            found["requested"] = ipv4_text(value)
+        i += 2 + size
+    return found
+
+
 def frames(iface, path, ready):
     s = open_socket(iface)
     open(ready, "w").close()
@@ -135,9 +176,13 @@ def frames(iface, path, ready):
                 continue
             if addr[2] == socket.PACKET_OUTGOING or len(frame) < 14:
                 continue
-            out.write(json.dumps({"src": mac_text(frame[6:12]),
-                                  "type": struct.unpack("!H", frame[12:14])[0],
-                                  "time": time.monotonic()}) + "\n")
+            record = {"src": mac_text(frame[6:12]),
+                      "type": struct.unpack("!H", frame[12:14])[0],
+                      "time": time.monotonic()}
+            dhcp = dhcp_client_message(frame)
+            if dhcp is not None:
+                record["dhcp"] = dhcp
+            out.write(json.dumps(record) + "\n")
             out.flush()
 
 

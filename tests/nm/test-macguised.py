@@ -235,12 +235,20 @@ def boot_step_rewrites_due_profiles_before_networkmanager_starts():
     # before NetworkManager, rewrites its keyfile; NetworkManager then
     # activates it with the new address.
     e1, uuid = cloned("e1"), uuid_of("e1")
-    act = cloned("act")
+    act, act_uuid = cloned("act"), uuid_of("act")
     NM.end("macguised")
     NM.end("nm")
     make_due([uuid])
+    # the leases NetworkManager kept: the rewritten profile's goes, so its
+    # new address does not ask for the old one's (see test-dhcp.py)
+    os.makedirs(NM.nm_lib, exist_ok=True)
+    leases = {u: os.path.join(NM.nm_lib, f"internal-{u}-veth0.lease") for u in (uuid, act_uuid)}
+    for path in leases.values():
+        with open(path, "w") as f:
+            f.write("# This is private data. Do not parse.\nADDRESS=10.77.0.9\n")
     p = NM.run_boot_step(MACGUISED)
     assert "1 profile(s) given a new address" in p.stdout + p.stderr, p.stdout + p.stderr
+    assert not os.path.exists(leases[uuid]) and os.path.exists(leases[act_uuid])
     NM.start_nm()
     new = cloned("e1")
     assert MAC_RE.match(new) and new != e1, (new, e1)
