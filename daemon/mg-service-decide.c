@@ -298,9 +298,9 @@ mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 	mg_policy_clear(&policy);
 }
 
-static gboolean mg_service_timer_cb(gpointer user_data);
-
-/* One timer, for the earliest instant any profile asked for: no polling. */
+/* One timer, for the earliest instant any profile asked for: no polling.
+ * An instant already past (the decision waits for something) is looked at
+ * again a second from now, not in a loop. */
 void
 mg_service_rearm(MgService *self)
 {
@@ -309,23 +309,22 @@ mg_service_rearm(MgService *self)
 	gint64 earliest = G_MAXINT64;
 	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
 
-	g_clear_handle_id(&self->timer_id, g_source_remove);
 	g_hash_table_iter_init(&iter, self->wake_at);
 	while (g_hash_table_iter_next(&iter, NULL, &v))
 		earliest = MIN(earliest, *(gint64 *)v);
-	if (earliest == G_MAXINT64)
-		return;
-	self->timer_id = g_timeout_add_seconds(
-	    (guint)CLAMP(earliest - now, 1, G_MAXUINT / 2), mg_service_timer_cb, self);
+	mg_wall_timer_arm(self->timer, earliest == G_MAXINT64 ? 0 : MAX(earliest, now + 1));
 }
 
-static gboolean
-mg_service_timer_cb(gpointer user_data)
+void
+mg_service_timer_fired(gboolean clock_set, gpointer user_data)
 {
 	MgService *self = user_data;
-	self->timer_id = 0;
+
+	if (self->client == NULL || !nm_client_get_nm_running(self->client))
+		return;
+	if (clock_set)
+		g_message("the clock was set; every profile decided again");
 	mg_service_evaluate_all(self, MG_EVENT_TIMER);
-	return G_SOURCE_REMOVE;
 }
 
 void

@@ -222,7 +222,7 @@ mg_service_nm_running_changed(NMClient *client, GParamSpec *pspec, gpointer user
 		g_message("NetworkManager is not running; waiting for it");
 		g_hash_table_remove_all(self->active);
 		g_hash_table_remove_all(self->unchecked);
-		g_clear_handle_id(&self->timer_id, g_source_remove);
+		mg_wall_timer_arm(self->timer, 0);
 		return;
 	}
 	g_message("following NetworkManager %s", nm_client_get_version(client));
@@ -237,6 +237,47 @@ mg_service_nm_running_changed(NMClient *client, GParamSpec *pspec, gpointer user
 	mg_service_active_changed(client, NULL, self);
 	self->synced = TRUE;
 	mg_service_evaluate_all(self, MG_EVENT_SEEN);
+}
+
+/* logind says the machine woke up (PrepareForSleep(false)). NetworkManager
+ * reconnects at once; whatever fell due during sleep is decided now, so an
+ * inactive profile has its new address before that, and an active one is
+ * caught at its activation. */
+static void
+mg_service_resumed(GDBusConnection *connection,
+		   const char *sender,
+		   const char *path,
+		   const char *interface,
+		   const char *signal,
+		   GVariant *parameters,
+		   gpointer user_data)
+{
+	MgService *self = user_data;
+	gboolean going_to_sleep = TRUE;
+
+	(void)connection, (void)sender, (void)path, (void)interface, (void)signal;
+	if (g_variant_is_of_type(parameters, G_VARIANT_TYPE("(b)")))
+		g_variant_get(parameters, "(b)", &going_to_sleep);
+	if (going_to_sleep || !nm_client_get_nm_running(self->client))
+		return;
+	g_message("the machine woke up; every profile decided again");
+	mg_service_evaluate_all(self, MG_EVENT_TIMER);
+}
+
+static void
+mg_service_watch_resume(MgService *self)
+{
+	self->resume_bus = g_object_ref(nm_client_get_dbus_connection(self->client));
+	self->resume_watch = g_dbus_connection_signal_subscribe(self->resume_bus,
+								"org.freedesktop.login1",
+								"org.freedesktop.login1.Manager",
+								"PrepareForSleep",
+								"/org/freedesktop/login1",
+								NULL,
+								G_DBUS_SIGNAL_FLAGS_NONE,
+								mg_service_resumed,
+								self,
+								NULL);
 }
 
 void
@@ -272,5 +313,6 @@ mg_service_client_ready(GObject *source, GAsyncResult *result, gpointer user_dat
 				G_CALLBACK(mg_service_connection_removed),
 				self,
 				0);
+	mg_service_watch_resume(self);
 	mg_service_nm_running_changed(self->client, NULL, self);
 }

@@ -29,6 +29,7 @@
 #include "mg-state.h"
 
 #include "mg-service.h"
+#include "mg-wall-timer.h"
 #include "mg-reconcile.h"
 
 struct _MgService {
@@ -46,8 +47,10 @@ struct _MgService {
 	GHashTable *deferred_set;
 	GHashTable *wake_at;    /* UUID -> next instant worth waking for */
 	GHashTable *reactivate; /* UUID -> interface ("": any) to bring it up on once written */
-	guint timer_id;
-	guint publish_id; /* the link-check index is to be rewritten */
+	MgWallTimer *timer;     /* for the earliest instant any profile asked for */
+	GDBusConnection *resume_bus;
+	guint resume_watch; /* logind's PrepareForSleep */
+	guint publish_id;   /* the link-check index is to be rewritten */
 	guint save_retry_id;
 	guint save_failures; /* in a row: the retry backs off */
 	gboolean publish_failed;
@@ -105,6 +108,8 @@ gboolean mg_service_assign(MgService *self,
 /* Deciding, and carrying the decision out (mg-service-decide.c) */
 void mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event);
 void mg_service_rearm(MgService *self);
+/* The wall-clock timer's callback (mg-wall-timer.h). */
+void mg_service_timer_fired(gboolean clock_set, gpointer user_data);
 void mg_service_evaluate_all(MgService *self, MgEvent event);
 
 /* Following NetworkManager (mg-service-follow.c) */

@@ -16,7 +16,10 @@ mg_service_finalize(GObject *object)
 {
 	MgService *self = MG_SERVICE(object);
 
-	g_clear_handle_id(&self->timer_id, g_source_remove);
+	g_clear_pointer(&self->timer, mg_wall_timer_free);
+	if (self->resume_watch != 0)
+		g_dbus_connection_signal_unsubscribe(self->resume_bus, self->resume_watch);
+	g_clear_object(&self->resume_bus);
 	g_clear_handle_id(&self->publish_id, g_source_remove);
 	g_clear_handle_id(&self->save_retry_id, g_source_remove);
 	if (self->runtime_dir != NULL) {
@@ -195,6 +198,9 @@ mg_service_new(const char *state_dir,
 	g_autoptr(MgService) self = g_object_new(MG_TYPE_SERVICE, NULL);
 
 	if (!mg_runtime_init(&self->rt, state_dir, config_path, error))
+		return NULL;
+	self->timer = mg_wall_timer_new(mg_service_timer_fired, self, error);
+	if (self->timer == NULL)
 		return NULL;
 	self->config_path = g_strdup(config_path);
 	self->runtime_dir = g_strdup(runtime_dir);

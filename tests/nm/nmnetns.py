@@ -272,9 +272,9 @@ class NmNetns:
                 return
         raise KeyError(name)
 
-    def start_macguised(self, exe, *args):
+    def start_macguised(self, exe, *args, env=None):
         """macguised in the NetworkManager namespace, its state and
-        configuration in the test directory."""
+        configuration in the test directory; @env: more environment."""
         self.use_macguise_dirs()
         # MG_VALGRIND=1: macguised under memcheck, its report checked at stop.
         wrap = []
@@ -284,7 +284,7 @@ class NmNetns:
                     "--errors-for-leak-kinds=definite", f"--suppressions={supp}",
                     f"--log-file={self.dir}/valgrind-macguised-%p.txt"]
         return self.spawn("macguised", *wrap, exe, f"--nm-state-dir={self.nm_lib}", *args,
-                          ns=self.ns)
+                          ns=self.ns, env=dict(self.env, **(env or {})))
 
     def start_dispatcher(self, hook=None):
         """NetworkManager's own nm-dispatcher, in a mount namespace of its
