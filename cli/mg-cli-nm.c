@@ -287,6 +287,7 @@ mg_cli_state_from_status(MgCliState *st, GVariant *entry)
 	if (g_variant_dict_lookup(&d, "recovery-attempts", "u", &u32))
 		p->recovery_attempts = u32;
 	g_variant_dict_lookup(&d, "recovery-failed", "b", &p->recovery_failed);
+	g_variant_dict_lookup(&d, "recognised-at", "x", &p->recognised_at);
 	if (g_variant_dict_lookup(&d, "mode", "s", &mode) &&
 	    g_variant_dict_lookup(&d, "rotate", "s", &rotate))
 		g_hash_table_replace(

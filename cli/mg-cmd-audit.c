@@ -157,6 +157,7 @@ mg_audit_connection(MgCliState *st, NMConnection *c)
 
 	mg_profile_policy_full(&st->config, mg_cli_catalogue(NULL), c, klass, &policy, NULL);
 	mg_audit_input(c, &policy, owned, &in, &ssid);
+	in.recognised = p != NULL && p->recognised_at != 0;
 	findings = mg_audit_profile(&in);
 	mg_policy_clear(&policy);
 	return findings;

@@ -153,6 +153,7 @@ mg_status_profile_json(MgCliState *st, NMClient *client, NMRemoteConnection *rc)
 	} else {
 		json_object_set_null_member(o, "recovery");
 	}
+	mg_set_time(o, "recognised_at", p->recognised_at);
 	for (guint i = 0; i < problems->len; i++)
 		json_array_add_string_element(problem_list, g_ptr_array_index(problems, i));
 	json_object_set_array_member(o, "problems", problem_list);
@@ -342,6 +343,14 @@ mg_status_print_detail(JsonObject *o)
 						      n),
 					  n);
 		mg_detail(_("recovery:"), text);
+	}
+	if (mg_member_string(o, "recognised_at") != NULL) {
+		g_autofree char *at = mg_local_time(mg_member_string(o, "recognised_at"));
+		g_autofree char *text = g_strdup_printf(
+		    _("macguise's state was lost; on %s the profile was recognised by "
+		      "macguise's mark in it and kept managed"),
+		    at);
+		mg_detail(_("state lost:"), text);
 	}
 	for (guint i = 0; i < json_array_get_length(problems); i++)
 		mg_detail(_("problem:"), json_array_get_string_element(problems, i));

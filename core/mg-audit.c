@@ -173,6 +173,21 @@ mg_audit_mac(GPtrArray *out, const MgAuditInput *in)
 			     "",
 			     _("the card's own address is used (cloned-mac-address is permanent or "
 			       "preserve); clearing it hands the profile to macguise"));
+	} else if (in->recognised && !in->user_owned) {
+		MgFinding *f = g_new0(MgFinding, 1);
+		g_autofree char *who = g_shell_quote(in->id);
+		f->id = "state-lost";
+		f->severity = MG_SEVERITY_LOW;
+		f->message = g_strdup(
+		    _("macguise's state was lost (its secret key, or a damaged or newer state "
+		      "file); the profile was recognised by macguise's mark in it and stays "
+		      "managed, but the addresses it had before cannot be kept from coming "
+		      "back"));
+		f->setting = cloned_setting;
+		f->value = "";
+		f->fix = g_strdup_printf("macguise status %s", who);
+		f->advice = TRUE;
+		g_ptr_array_add(out, f);
 	} else if (in->user_owned) {
 		mg_audit_add(out,
 			     in,

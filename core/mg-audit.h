@@ -26,6 +26,7 @@ typedef struct {
 	MgRotate rotate;            /* macguise.rotate in effect */
 	gboolean harden;            /* macguise.harden in effect */
 	gboolean user_owned;        /* macguise leaves its MAC address alone */
+	gboolean recognised;        /* kept managed by its mark when the state was lost */
 	const char *cloned;         /* cloned-mac-address as set, or NULL */
 	const char *ipv4_method;    /* "auto", "manual", "disabled", ... */
 	const char *ipv6_method;    /* "auto", "dhcp", "link-local", "ignore", ... */

@@ -15,7 +15,7 @@ static const char *const mg_action_flag_names[] = {
 static const char *const mg_profile_address_names[] = {
 	[MG_PROFILE_ADDRESS_UNSET] = "unset",           [MG_PROFILE_ADDRESS_CURRENT] = "current",
 	[MG_PROFILE_ADDRESS_UNRECORDED] = "unrecorded", [MG_PROFILE_ADDRESS_OLDER] = "older",
-	[MG_PROFILE_ADDRESS_BY_HAND] = "by-hand",
+	[MG_PROFILE_ADDRESS_BY_HAND] = "by-hand",       [MG_PROFILE_ADDRESS_MARKED] = "marked",
 };
 
 static const char *const mg_link_address_names[] = {
@@ -245,6 +245,10 @@ mg_reconcile_decide(const MgSnapshot *snap, const char *boot_id, gint64 now, MgE
 		return mg_result(MG_DO_MARK_USER_OWNED, "set-by-hand", 0);
 	case MG_PROFILE_ADDRESS_UNRECORDED:
 		return mg_result(MG_DO_ADOPT_UNRECORDED, "unrecorded", 0);
+	case MG_PROFILE_ADDRESS_MARKED:
+		/* Its age is unknown: adopted as due, so it rotates at the
+		 * first chance (the decision on the adopted state says when). */
+		return mg_result(MG_DO_ADOPT_UNRECORDED, "marked", 0);
 	case MG_PROFILE_ADDRESS_UNSET:
 		return mg_reconcile_unset(snap);
 	case MG_PROFILE_ADDRESS_CURRENT:
@@ -260,8 +264,25 @@ mg_reconcile_decide(const MgSnapshot *snap, const char *boot_id, gint64 now, MgE
 	return mg_reconcile_steady(snap, &st, boot_id, now, event);
 }
 
+/* The current address written without its mark gets it, so the profile
+ * stays managed should the state be lost; a write already decided carries
+ * it anyway. */
+static MgReconcile
+mg_reconcile_mark(const MgSnapshot *snap, MgReconcile r)
+{
+	if (snap->unmarked && snap->address == MG_PROFILE_ADDRESS_CURRENT && !snap->user_owned &&
+	    !snap->in_flight && snap->policy->mode != MG_MODE_OFF &&
+	    (r.actions & (MG_DO_ASSIGN | MG_DO_REWRITE)) == 0) {
+		r.actions |= MG_DO_REWRITE;
+		if ((r.actions & ~MG_DO_REWRITE) == 0)
+			r.reason = "unmarked";
+	}
+	return r;
+}
+
 MgReconcile
 mg_reconcile(const MgSnapshot *snap, const char *boot_id, gint64 now, MgEvent event)
 {
-	return mg_reconcile_backoff(snap, now, mg_reconcile_decide(snap, boot_id, now, event));
+	MgReconcile r = mg_reconcile_decide(snap, boot_id, now, event);
+	return mg_reconcile_backoff(snap, now, mg_reconcile_mark(snap, r));
 }

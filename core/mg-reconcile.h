@@ -16,6 +16,9 @@ typedef enum {
 					  write the state did not record (a restart) */
 	MG_PROFILE_ADDRESS_OLDER,      /* an earlier macguise address: a reverted write */
 	MG_PROFILE_ADDRESS_BY_HAND,    /* an address macguise never gave, or a keyword */
+	MG_PROFILE_ADDRESS_MARKED,     /* unknown to the state, which has no address for
+					  the profile, but carrying macguise's mark
+					  (mg-profile-mark.h): the state was lost */
 } MgProfileAddress;
 
 /* For an active profile: the address its activation put on the link. */
@@ -45,6 +48,8 @@ typedef struct {
 	MgLinkAddress link;
 	guint gate_attempts; /* re-activations for a wrong link address, in a row */
 	gint64 retry_at;     /* after a failed write: no new write before then (0: none) */
+	gboolean unmarked;   /* the current address lacks its mark (written by an earlier
+				macguise, or by another writer) */
 } MgSnapshot;
 
 /* What to do, as flags, in the order the daemon carries them out. */

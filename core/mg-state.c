@@ -329,6 +329,8 @@ mg_state_to_data(MgState *state, gsize *len)
 			g_key_file_set_uint64(kf, group, "recovery-attempts", p->recovery_attempts);
 		if (p->recovery_failed)
 			g_key_file_set_boolean(kf, group, "recovery-failed", TRUE);
+		if (p->recognised_at != 0)
+			g_key_file_set_int64(kf, group, "recognised-at", p->recognised_at);
 	}
 	g_ptr_array_sort(digests, mg_strcmp_indirect);
 	for (guint i = 0; i < digests->len; i++) {
@@ -443,6 +445,9 @@ mg_state_parse_checks(GKeyFile *kf, const char *group, MgProfileState *p, GError
 			return mg_state_corrupt(
 			    error, _("[%s] recovery-failed is written only when true"), group);
 	}
+	if (g_key_file_has_key(kf, group, "recognised-at", NULL) &&
+	    !mg_state_get_int(kf, group, "recognised-at", 1, &p->recognised_at, error))
+		return FALSE;
 	return TRUE;
 }
 
@@ -465,6 +470,7 @@ mg_state_parse_profile(MgState *state, GKeyFile *kf, const char *group, GError *
 					     "conflict-evidence",
 					     "recovery-attempts",
 					     "recovery-failed",
+					     "recognised-at",
 					     NULL };
 	const char *uuid = group + strlen(MG_PROFILE_GROUP);
 	g_auto(GStrv) keys = g_key_file_get_keys(kf, group, NULL, NULL);
@@ -721,6 +727,72 @@ mg_state_remove_stale_temporaries(const char *dir)
 	}
 }
 
+/* How many characters from @p are hex pairs joined by ':' or '-' ("8c:f8"),
+ * counting @pairs; the run must not go on into more hex. */
+static gsize
+mg_hex_pairs_at(const char *p, gsize left, guint *pairs)
+{
+	gsize n = 0;
+
+	*pairs = 0;
+	while (n + 2 <= left && g_ascii_isxdigit(p[n]) && g_ascii_isxdigit(p[n + 1]) &&
+	       (n + 2 == left || !g_ascii_isxdigit(p[n + 2]))) {
+		(*pairs)++;
+		n += 2;
+		if (n + 3 <= left && (p[n] == ':' || p[n] == '-') && g_ascii_isxdigit(p[n + 1]))
+			n++;
+		else
+			break;
+	}
+	return n;
+}
+
+char *
+mg_state_redact(const char *text, gsize len)
+{
+	GString *out = g_string_sized_new(len);
+
+	for (gsize i = 0; i < len;) {
+		guint pairs = 0;
+		gsize n = (i == 0 || !g_ascii_isxdigit(text[i - 1]))
+			      ? mg_hex_pairs_at(text + i, len - i, &pairs)
+			      : 0;
+		/* three pairs or more: an address, or what a cut left of one */
+		if (pairs >= 3) {
+			g_string_append(out, "xx:xx:xx:xx:xx:xx");
+			i += n;
+		} else {
+			g_string_append_c(out, text[i] != '\0' ? text[i] : '?');
+			i++;
+		}
+	}
+	return g_string_free(out, FALSE);
+}
+
+/* Keeps an unusable state for the administrator as @moved_to, its MAC
+ * addresses redacted, and removes it. */
+static gboolean
+mg_state_set_aside(const char *dir,
+		   const char *path,
+		   const char *text,
+		   gsize len,
+		   const char *moved_to,
+		   GError **error)
+{
+	g_autofree char *redacted = mg_state_redact(text, len);
+	g_autofree char *name = g_path_get_basename(moved_to);
+
+	if (!mg_write_durably(dir, name, redacted, strlen(redacted), error))
+		return FALSE;
+	if (g_unlink(path) < 0) {
+		int saved = errno;
+		g_set_error(
+		    error, G_FILE_ERROR, g_file_error_from_errno(saved), "%s", g_strerror(saved));
+		return FALSE;
+	}
+	return TRUE;
+}
+
 MgState *
 mg_state_load(const char *dir, MgStateLoadReport *report, GError **error)
 {
@@ -728,6 +800,7 @@ mg_state_load(const char *dir, MgStateLoadReport *report, GError **error)
 	g_autofree char *path = g_build_filename(dir, MG_STATE_FILE_NAME, NULL);
 	g_autofree char *text = NULL;
 	g_autoptr(GError) local = NULL;
+	g_autoptr(GError) aside = NULL;
 	g_autoptr(GDateTime) now = NULL;
 	g_autofree char *stamp = NULL;
 	MgState *state;
@@ -783,16 +856,15 @@ mg_state_load(const char *dir, MgStateLoadReport *report, GError **error)
 		g_free(report->moved_to);
 		report->moved_to = g_strdup_printf("%s.broken-%s-%u", path, stamp, i);
 	}
-	if (g_rename(path, report->moved_to) < 0) {
-		int saved = errno;
+	if (!mg_state_set_aside(dir, path, text, len, report->moved_to, &aside)) {
 		sodium_memzero(key, sizeof(key));
 		g_set_error(error,
 			    G_FILE_ERROR,
-			    g_file_error_from_errno(saved),
+			    G_FILE_ERROR_FAILED,
 			    _("the state %s is unusable (%s) and cannot be moved aside: %s"),
 			    path,
 			    local->message,
-			    g_strerror(saved));
+			    aside->message);
 		mg_state_load_report_clear(report);
 		return NULL;
 	}

@@ -37,6 +37,8 @@ typedef struct {
 	char *conflict_evidence;
 	guint recovery_attempts;  /* new addresses for conflicts since the last clean check */
 	gboolean recovery_failed; /* it stopped after the last allowed attempt */
+	gint64 recognised_at;     /* the state was lost and the profile was known again by
+				     macguise's mark in it, then (0: never) */
 } MgProfileState;
 
 typedef enum {
@@ -77,6 +79,10 @@ char *mg_state_default_dir(void);
  * "state.broken-YYYYMMDDTHHMMSSZ", reported in @report, and a fresh state is
  * used. A file that cannot be read at all is an error, never a reset. */
 MgState *mg_state_load(const char *dir, MgStateLoadReport *report, GError **error);
+/* @text with every MAC address in it (six pairs of hex digits joined by ':'
+ * or '-') replaced by "xx:xx:xx:xx:xx:xx": what an unusable state keeps when
+ * it is set aside, so that no earlier address stays at rest in plain text. */
+char *mg_state_redact(const char *text, gsize len);
 /* For readers other than macguised: changes nothing on disk. A missing file
  * is an empty state; an unusable one, or a missing key, is an error. */
 MgState *mg_state_read(const char *dir, GError **error);

@@ -113,8 +113,7 @@ mg_boot_profile(MgBoot *b, const char *dir, const char *path)
 		return FALSE;
 	p = mg_state_get_profile(b->rt.state, nm_connection_get_uuid(connection));
 	mg_profile_policy(&b->rt.config, b->rt.catalogue, connection, klass, &policy);
-	mg_profile_snapshot(
-	    b->rt.state, p, mg_profile_cloned_mac(connection, klass), &policy, &snap);
+	mg_profile_snapshot(b->rt.state, p, connection, klass, &policy, &snap);
 	r = mg_reconcile(&snap, b->rt.boot_id, b->now, MG_EVENT_BOOT);
 	/* Only writes happen here; what changes the state alone (set by
 	 * hand, handed back, adopted) the running service does and reports. */
@@ -150,6 +149,10 @@ mg_boot_profile(MgBoot *b, const char *dir, const char *path)
 				      mg_boot_group(kf, "802-3-ethernet", "ethernet"),
 				      "cloned-mac-address",
 				      text);
+	{
+		g_autofree char *mark = mg_profile_mark(nm_connection_get_uuid(connection), &mac);
+		g_key_file_set_string(kf, NM_SETTING_USER_SETTING_NAME, MG_PROFILE_MARK_KEY, mark);
+	}
 	if ((r.actions & MG_DO_ASSIGN) != 0 && !mg_boot_record(b, connection, kf, &policy, &mac)) {
 		mg_policy_clear(&policy);
 		return FALSE; /* logged; the profile keeps its address */

@@ -27,6 +27,9 @@ mg_service_add_checks(GVariantBuilder *d, const MgProfileState *p)
 		g_variant_builder_add(
 		    d, "{sv}", "recovery-failed", g_variant_new_boolean(p->recovery_failed));
 	}
+	if (p->recognised_at != 0)
+		g_variant_builder_add(
+		    d, "{sv}", "recognised-at", g_variant_new_int64(p->recognised_at));
 }
 
 GVariant *

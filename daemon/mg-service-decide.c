@@ -43,16 +43,19 @@ mg_service_quiet_hours_state(MgService *self, const char *uuid, MgScheduleState 
 	st->idle = stations == 0;
 }
 
-/* A write that returned but that libnm's copy does not show yet. */
+/* A write that returned but that libnm's copy does not show yet (the
+ * address and its mark). */
 static gboolean
-mg_service_settling(MgService *self, const char *uuid, const char *cloned)
+mg_service_settling(MgService *self, NMConnection *connection, const char *cloned)
 {
+	const char *uuid = nm_connection_get_uuid(connection);
 	const MgMac *written = g_hash_table_lookup(self->settling, uuid);
 	MgMac mac;
 
 	if (written == NULL)
 		return FALSE;
-	if (cloned != NULL && mg_mac_parse(cloned, &mac, NULL) && mg_mac_equal(&mac, written)) {
+	if (cloned != NULL && mg_mac_parse(cloned, &mac, NULL) && mg_mac_equal(&mac, written) &&
+	    mg_profile_marks(connection, written)) {
 		g_hash_table_remove(self->settling, uuid);
 		return FALSE;
 	}
@@ -81,11 +84,15 @@ mg_service_decide(MgService *self,
 	MgWriteState *ws = g_hash_table_lookup(self->writes, uuid);
 	MgSnapshot snap;
 
-	mg_profile_snapshot(
-	    self->rt.state, mg_state_get_profile(self->rt.state, uuid), cloned, policy, &snap);
+	mg_profile_snapshot(self->rt.state,
+			    mg_state_get_profile(self->rt.state, uuid),
+			    connection,
+			    klass,
+			    policy,
+			    &snap);
 	snap.active = g_hash_table_contains(self->active, uuid);
-	snap.in_flight =
-	    g_hash_table_contains(self->in_flight, uuid) || mg_service_settling(self, uuid, cloned);
+	snap.in_flight = g_hash_table_contains(self->in_flight, uuid) ||
+			 mg_service_settling(self, connection, cloned);
 	snap.new_activation = view->new_activation;
 	snap.link = view->link;
 	snap.gate_attempts = GPOINTER_TO_UINT(g_hash_table_lookup(self->gate, uuid));
@@ -114,13 +121,26 @@ mg_service_apply_state(
 		gint64 drawn_at;
 		g_assert(mg_mac_parse(mg_profile_cloned_mac(connection, klass), &mac, NULL));
 		drawn_at = mg_state_remembered_at(self->rt.state, &mac);
-		mg_state_assign(self->rt.state,
-				p,
-				&mac,
-				drawn_at,
-				mg_schedule_due_at(policy, drawn_at, G_MAXUINT32 / 2),
-				self->rt.boot_id);
-		g_message("profile '%s': took up the address it was given before a restart", id);
+		if (drawn_at != 0) {
+			mg_state_assign(self->rt.state,
+					p,
+					&mac,
+					drawn_at,
+					mg_schedule_due_at(policy, drawn_at, G_MAXUINT32 / 2),
+					self->rt.boot_id);
+			g_message("profile '%s': took up the address it was given before a restart",
+				  id);
+		} else {
+			/* Known by its mark only: the state was lost. Its age is
+			 * unknown, so it is due now. */
+			gint64 now = g_get_real_time() / G_USEC_PER_SEC;
+			mg_state_assign(self->rt.state, p, &mac, now, now, self->rt.boot_id);
+			p->recognised_at = now;
+			g_warning(
+			    "profile '%s': macguise's state was lost, but the profile carries its "
+			    "mark: it stays managed and gets a new address at the first chance",
+			    id);
+		}
 	}
 	if ((actions & MG_DO_MARK_USER_OWNED) != 0) {
 		p->user_owned = TRUE;

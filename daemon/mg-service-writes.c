@@ -195,6 +195,20 @@ mg_service_write_done(GObject *source, GAsyncResult *result, gpointer user_data)
 	mg_write_free(w);
 }
 
+/* The address's mark goes with it (mg-profile-mark.h). */
+static void
+mg_service_set_mark(NMConnection *copy, const MgMac *mac)
+{
+	NMSetting *user = nm_connection_get_setting_by_name(copy, NM_SETTING_USER_SETTING_NAME);
+	g_autofree char *mark = mg_profile_mark(nm_connection_get_uuid(copy), mac);
+
+	if (user == NULL) {
+		user = nm_setting_user_new();
+		nm_connection_add_setting(copy, user);
+	}
+	nm_setting_user_set_data(NM_SETTING_USER(user), MG_PROFILE_MARK_KEY, mark, NULL);
+}
+
 /* Starts writing @w's address into the profile (and a new stable-id epoch
  * with @new_stable_id). */
 void
@@ -216,6 +230,7 @@ mg_service_write(
 		}
 		g_object_set(s, NM_SETTING_WIRED_CLONED_MAC_ADDRESS, text, NULL);
 	}
+	mg_service_set_mark(copy, &w->mac);
 	if (new_stable_id) {
 		/* A new stable-id epoch: NetworkManager derives IPv6
 		 * stable-privacy addresses and DHCP identifiers from it, so they

@@ -121,9 +121,30 @@ mg_profile_policy(const MgConfig *config,
 	mg_profile_policy_full(config, catalogue, connection, klass, policy, NULL);
 }
 
-MgProfileAddress
-mg_profile_address_kind(MgState *state, const MgProfileState *profile, const char *cloned)
+const char *
+mg_profile_mark_of(NMConnection *connection)
 {
+	NMSetting *setting =
+	    nm_connection_get_setting_by_name(connection, NM_SETTING_USER_SETTING_NAME);
+	return setting != NULL
+		   ? nm_setting_user_get_data(NM_SETTING_USER(setting), MG_PROFILE_MARK_KEY)
+		   : NULL;
+}
+
+gboolean
+mg_profile_marks(NMConnection *connection, const MgMac *mac)
+{
+	return mg_profile_mark_matches(
+	    mg_profile_mark_of(connection), nm_connection_get_uuid(connection), mac);
+}
+
+MgProfileAddress
+mg_profile_address_kind(MgState *state,
+			const MgProfileState *profile,
+			NMConnection *connection,
+			MgClass klass)
+{
+	const char *cloned = mg_profile_cloned_mac(connection, klass);
 	gint64 drawn_at;
 	MgMac m;
 
@@ -134,8 +155,12 @@ mg_profile_address_kind(MgState *state, const MgProfileState *profile, const cha
 	if (profile != NULL && profile->has_address && mg_mac_equal(&m, &profile->address))
 		return MG_PROFILE_ADDRESS_CURRENT;
 	drawn_at = mg_state_remembered_at(state, &m);
-	if (drawn_at == 0)
+	if (drawn_at == 0) {
+		/* A state that knows nothing of the profile may have been lost. */
+		if ((profile == NULL || !profile->has_address) && mg_profile_marks(connection, &m))
+			return MG_PROFILE_ADDRESS_MARKED;
 		return MG_PROFILE_ADDRESS_BY_HAND;
+	}
 	/* Recorded before it was written: newer than the current one means
 	 * the write happened and the state missed it. */
 	if (profile == NULL || !profile->has_address || drawn_at > profile->assigned_at)
@@ -146,7 +171,8 @@ mg_profile_address_kind(MgState *state, const MgProfileState *profile, const cha
 void
 mg_profile_snapshot(MgState *state,
 		    const MgProfileState *profile,
-		    const char *cloned,
+		    NMConnection *connection,
+		    MgClass klass,
 		    const MgPolicy *policy,
 		    MgSnapshot *snap)
 {
@@ -154,7 +180,9 @@ mg_profile_snapshot(MgState *state,
 	snap->policy = policy;
 	mg_profile_schedule_state(profile, &snap->schedule);
 	snap->user_owned = profile != NULL && profile->user_owned;
-	snap->address = mg_profile_address_kind(state, profile, cloned);
+	snap->address = mg_profile_address_kind(state, profile, connection, klass);
+	snap->unmarked = snap->address == MG_PROFILE_ADDRESS_CURRENT &&
+			 !mg_profile_marks(connection, &profile->address);
 }
 
 char *

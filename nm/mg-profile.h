@@ -4,6 +4,7 @@
 #include <NetworkManager.h>
 
 #include "mg-catalogue.h"
+#include "mg-profile-mark.h"
 #include "mg-config.h"
 #include "mg-random.h"
 #include "mg-reconcile.h"
@@ -55,14 +56,22 @@ void mg_profile_policy_full(const MgConfig *config,
 			    MgClass klass,
 			    MgPolicy *policy,
 			    GPtrArray *problems);
+/* The mark macguise wrote into the profile with its address (see
+ * mg-profile-mark.h), or NULL. */
+const char *mg_profile_mark_of(NMConnection *connection);
+/* Whether the profile's mark is that of @mac. */
+gboolean mg_profile_marks(NMConnection *connection, const MgMac *mac);
 /* What the profile's cloned-mac-address is to macguise (see MgProfileAddress). */
-MgProfileAddress
-mg_profile_address_kind(MgState *state, const MgProfileState *profile, const char *cloned);
+MgProfileAddress mg_profile_address_kind(MgState *state,
+					 const MgProfileState *profile,
+					 NMConnection *connection,
+					 MgClass klass);
 /* The part of mg_reconcile()'s snapshot that the state and the profile's
  * settings give; the caller adds what NetworkManager says (active, link). */
 void mg_profile_snapshot(MgState *state,
 			 const MgProfileState *profile,
-			 const char *cloned,
+			 NMConnection *connection,
+			 MgClass klass,
 			 const MgPolicy *policy,
 			 MgSnapshot *snap);
 /* A fresh connection.stable-id epoch, so that IPv6 stable-privacy

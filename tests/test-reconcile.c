@@ -22,6 +22,7 @@ mg_case_snapshot(GKeyFile *kf, MgSnapshot *snap)
 	snap->new_activation = mg_case_get_bool(kf, "profile", "new-activation");
 	snap->in_flight = mg_case_get_bool(kf, "profile", "in-flight");
 	snap->user_owned = mg_case_get_bool(kf, "profile", "user-owned");
+	snap->unmarked = mg_case_get_bool(kf, "profile", "unmarked");
 	snap->retry_at = mg_case_get_int(kf, "profile", "retry-at", "0");
 	snap->gate_attempts = (guint)mg_case_get_int(kf, "profile", "gate-attempts", "0");
 }

@@ -324,12 +324,42 @@ test_state_corruption(Fixture *f, gconstpointer data)
 		g_assert_true(g_str_has_prefix(report.moved_to, path));
 		g_assert_nonnull(strstr(report.moved_to, ".broken-"));
 		g_assert_true(g_file_get_contents(report.moved_to, &kept, NULL, NULL));
-		g_assert_cmpstr(kept, ==, bad); /* kept byte for byte */
+		{
+			/* kept, but no address in plain text */
+			g_autofree char *redacted = mg_state_redact(bad, strlen(bad));
+			g_assert_cmpstr(kept, ==, redacted);
+			g_assert_null(strstr(kept, "8c:f8:c5:0a:0b:0c"));
+		}
 		g_assert_false(g_file_test(path, G_FILE_TEST_EXISTS));
 		g_assert_null(mg_state_get_profile(t, "abcd"));
 		g_test_message("%s: %s", kinds[i].name, report.reason);
 		g_unlink(report.moved_to);
 		mg_state_load_report_clear(&report);
+	}
+}
+
+static void
+test_state_redact(void)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "address=8c:f8:c5:0a:0b:0c\n", "address=xx:xx:xx:xx:xx:xx\n" },
+		{ "8C-F8-C5-0A-0B-0C", "xx:xx:xx:xx:xx:xx" },
+		{ "a 8c:f8:c5:0a:0b:0c, 00:1b:21:3a:4c:01.",
+		  "a xx:xx:xx:xx:xx:xx, xx:xx:xx:xx:xx:xx." },
+		/* what a cut left of an address goes too */
+		{ "address=8c:f8:c5:0a:0b", "address=xx:xx:xx:xx:xx:xx" },
+		{ "address=8c:f8:c", "address=8c:f8:c" },
+		/* digests and times stay */
+		{ "0123456789abcdef0123456789abcdef=1700000000",
+		  "0123456789abcdef0123456789abcdef=1700000000" },
+		{ "boot-id=1b4e28ba-2fa1-11d2-883f-0016d3cca427",
+		  "boot-id=1b4e28ba-2fa1-11d2-883f-0016d3cca427" },
+	};
+	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autofree char *got = mg_state_redact(cases[i].in, strlen(cases[i].in));
+		g_assert_cmpstr(got, ==, cases[i].out);
 	}
 }
 
@@ -662,5 +692,6 @@ main(int argc, char **argv)
 	ADD("crash-safety", test_state_crash_safety);
 #undef ADD
 	g_test_add_func("/state/default-dir", test_state_default_dir);
+	g_test_add_func("/state/redact", test_state_redact);
 	return g_test_run();
 }

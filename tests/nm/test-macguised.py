@@ -461,6 +461,39 @@ def two_hundred_profiles_at_once_all_get_distinct_addresses():
     NM.nmcli("connection", "reload", timeout=60)
 
 
+@mgtap.test
+def a_lost_secret_key_leaves_managed_profiles_managed_and_rotating():
+    # The key that checks the history is lost (a restore without it, a disk
+    # error): the state is set aside and a fresh one started. The addresses
+    # macguised wrote carry its mark, so their profiles stay managed and get
+    # new addresses; one set by hand stays alone; nothing at rest keeps the
+    # old addresses in plain text.
+    NM.add_ethernet("lost")
+    old, uuid = wait_cloned("lost"), uuid_of("lost")
+    by_hand = cloned("e2")
+    NM.end("macguised")
+    os.unlink(os.path.join(NM.dir, "state", "secret.key"))
+    restart_macguised(running=False)
+    new = wait_cloned("lost", other_than=old, timeout=30)
+    ASSIGNED.add(new)
+    status = NM.macguise_status(uuid)
+    assert status is not None and not status.get("user-owned", False), status
+    assert status.get("recognised-at", 0) > 0, status
+    assert "state lost" in NM.run(CLI, "status", "lost", ns=NM.ns).stdout
+    p = NM.run(CLI, "audit", "--json", "lost", ns=NM.ns)
+    assert "state-lost" in {f["id"] for f in json.loads(p.stdout)["profiles"][0]["findings"]}
+    NM.wait_for("e2 still left alone", lambda: "user-owned=true" in state_text())
+    assert cloned("e2") == by_hand
+    state_dir = os.path.join(NM.dir, "state")
+    moved = [n for n in os.listdir(state_dir) if n.startswith("state.broken-")]
+    assert moved, os.listdir(state_dir)
+    for name in os.listdir(state_dir):
+        with open(os.path.join(state_dir, name), "rb") as f:
+            text = f.read().lower()
+        for form in (old, old.replace(":", "-")):
+            assert form.encode() not in text, f"{old} in plain text in {name}"
+
+
 try:
     mgtap.run()
 finally:
