@@ -348,6 +348,13 @@ class NmNetns:
                     reports += [f"{name}: {line}" for line in text.splitlines()
                                 if "definitely lost" in line or "Invalid" in line
                                 or "uninitialised" in line or "ERROR SUMMARY" in line]
+        keep = os.environ.get("MG_KEEP_DIR")
+        if keep:  # for a failure's post-mortem: the logs and files, not the sockets
+            shutil.copytree(self.dir, os.path.join(keep, os.path.basename(self.dir)),
+                            symlinks=True, dirs_exist_ok=True,
+                            ignore=lambda d, names: [n for n in names
+                                                     if not os.path.isfile(os.path.join(d, n))
+                                                     and not os.path.isdir(os.path.join(d, n))])
         shutil.rmtree(self.dir, ignore_errors=True)
         if reports:
             raise RuntimeError("sanitizer or memcheck reports:\n" + "\n".join(reports[:40]))
