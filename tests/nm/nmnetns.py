@@ -349,7 +349,7 @@ class NmNetns:
                                 if "definitely lost" in line or "Invalid" in line
                                 or "uninitialised" in line or "ERROR SUMMARY" in line]
         keep = os.environ.get("MG_KEEP_DIR")
-        if keep:  # for a failure's post-mortem: the logs and files, not the sockets
+        if keep and os.path.isdir(self.dir):  # for a failure's post-mortem: the logs and files, not the sockets
             shutil.copytree(self.dir, os.path.join(keep, os.path.basename(self.dir)),
                             symlinks=True, dirs_exist_ok=True,
                             ignore=lambda d, names: [n for n in names
