@@ -79,9 +79,10 @@ char *mg_state_default_dir(void);
  * "state.broken-YYYYMMDDTHHMMSSZ", reported in @report, and a fresh state is
  * used. A file that cannot be read at all is an error, never a reset. */
 MgState *mg_state_load(const char *dir, MgStateLoadReport *report, GError **error);
-/* @text with every MAC address in it (six pairs of hex digits joined by ':'
- * or '-') replaced by "xx:xx:xx:xx:xx:xx": what an unusable state keeps when
- * it is set aside, so that no earlier address stays at rest in plain text. */
+/* @text with every MAC address in it (pairs of hex digits joined by ':' or
+ * '-'), and what a cut left of one (three pairs or more), replaced by
+ * "xx:xx:xx:xx:xx:xx": what an unusable state keeps when it is set aside, so
+ * that no earlier address stays at rest in plain text. */
 char *mg_state_redact(const char *text, gsize len);
 /* For readers other than macguised: changes nothing on disk. A missing file
  * is an empty state; an unusable one, or a missing key, is an error. */

@@ -177,11 +177,10 @@ mg_boot_profile(MgBoot *b, const char *dir, const char *path)
 		g_debug(
 		    "profile '%s': new address %s at boot", nm_connection_get_id(connection), text);
 	}
-	if ((r.actions & MG_DO_ASSIGN) != 0 &&
-	    mg_nm_forget_leases(b->nm_state_dir, nm_connection_get_uuid(connection)) > 0)
-		g_message("profile '%s': its DHCP lease forgotten, so the new address does not "
-			  "ask for it",
-			  nm_connection_get_id(connection));
+	if ((r.actions & MG_DO_ASSIGN) != 0)
+		mg_nm_forget_leases(b->nm_state_dir,
+				    nm_connection_get_uuid(connection),
+				    nm_connection_get_id(connection));
 	return TRUE;
 }
 

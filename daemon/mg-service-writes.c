@@ -91,17 +91,6 @@ mg_service_write_failed(MgService *self, MgWrite *w, const GError *error)
 		  error->message);
 }
 
-/* The new address must not ask the DHCP server for the old one's lease. */
-static void
-mg_service_forget_leases(MgService *self, const char *uuid, const char *id)
-{
-	guint forgotten = mg_nm_forget_leases(self->nm_state_dir, uuid);
-	if (forgotten > 0)
-		g_message("profile '%s': its DHCP lease forgotten, so the new address does not ask "
-			  "for it",
-			  id);
-}
-
 static void
 mg_service_write_succeeded(MgService *self, MgWrite *w)
 {
@@ -133,7 +122,8 @@ mg_service_write_succeeded(MgService *self, MgWrite *w)
 		  w->id,
 		  digest,
 		  p->generation);
-	mg_service_forget_leases(self, w->uuid, w->id);
+	/* The new address must not ask the DHCP server for the old one's lease. */
+	mg_nm_forget_leases(self->nm_state_dir, w->uuid, w->id);
 	g_debug("profile '%s': new address %s", w->id, text);
 }
 

@@ -32,7 +32,7 @@ mg_is_lease_of(const char *name, const char *uuid)
 }
 
 guint
-mg_nm_forget_leases(const char *nm_state_dir, const char *uuid)
+mg_nm_forget_leases(const char *nm_state_dir, const char *uuid, const char *id)
 {
 	g_autoptr(GError) error = NULL;
 	g_autoptr(GDir) dir = NULL;
@@ -62,5 +62,9 @@ mg_nm_forget_leases(const char *nm_state_dir, const char *uuid)
 			g_warning(
 			    "cannot remove NetworkManager's lease %s: %s", path, g_strerror(errno));
 	}
+	if (removed > 0)
+		g_message("profile '%s': its DHCP lease forgotten, so the new address does not ask "
+			  "for it",
+			  id);
 	return removed;
 }

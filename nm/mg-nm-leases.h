@@ -14,7 +14,8 @@ G_BEGIN_DECLS
  * asks the server for that lease's address again (DHCP option 50, in an
  * INIT-REBOOT request): the first message from a new MAC address would name
  * the old one's lease. A profile given a new address forgets them. Returns
- * how many were removed; what cannot be removed is logged. */
-guint mg_nm_forget_leases(const char *nm_state_dir, const char *uuid);
+ * how many were removed, and logs it for the profile named @id; what cannot
+ * be removed is logged too. */
+guint mg_nm_forget_leases(const char *nm_state_dir, const char *uuid, const char *id);
 
 G_END_DECLS

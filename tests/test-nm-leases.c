@@ -44,7 +44,7 @@ test_only_the_profiles_leases_go(void)
 		touch(dir, theirs[i]);
 	for (gsize i = 0; i < G_N_ELEMENTS(kept); i++)
 		touch(dir, kept[i]);
-	g_assert_cmpuint(mg_nm_forget_leases(dir, UUID), ==, G_N_ELEMENTS(theirs));
+	g_assert_cmpuint(mg_nm_forget_leases(dir, UUID, "test"), ==, G_N_ELEMENTS(theirs));
 	for (gsize i = 0; i < G_N_ELEMENTS(theirs); i++)
 		g_assert_false(exists(dir, theirs[i]));
 	for (gsize i = 0; i < G_N_ELEMENTS(kept); i++) {
@@ -64,12 +64,12 @@ test_odd_input_removes_nothing(void)
 
 	touch(dir, "internal-..-eth0.lease");
 	/* not a UUID: a path or a pattern never reaches the directory */
-	g_assert_cmpuint(mg_nm_forget_leases(dir, "../x"), ==, 0);
-	g_assert_cmpuint(mg_nm_forget_leases(dir, ""), ==, 0);
-	g_assert_cmpuint(mg_nm_forget_leases(dir, NULL), ==, 0);
+	g_assert_cmpuint(mg_nm_forget_leases(dir, "../x", "test"), ==, 0);
+	g_assert_cmpuint(mg_nm_forget_leases(dir, "", "test"), ==, 0);
+	g_assert_cmpuint(mg_nm_forget_leases(dir, NULL, "test"), ==, 0);
 	g_assert_true(exists(dir, "internal-..-eth0.lease"));
 	/* no state directory yet (NetworkManager never ran): nothing to forget */
-	g_assert_cmpuint(mg_nm_forget_leases(missing, UUID), ==, 0);
+	g_assert_cmpuint(mg_nm_forget_leases(missing, UUID, "test"), ==, 0);
 	path = g_build_filename(dir, "internal-..-eth0.lease", NULL);
 	g_unlink(path);
 	g_rmdir(dir);
