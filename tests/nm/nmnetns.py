@@ -408,13 +408,18 @@ class NmNetns:
                    "--log-facility=-", ns=self.peer)
 
     @staticmethod
-    def frames_from(capture):
-        """The source addresses of the frames recorded, in order."""
+    def frame_records(capture):
+        """The frames recorded (peer.py frames), in order, each a dict."""
         try:
             with open(capture, encoding="utf-8") as f:
-                return [json.loads(line)["src"] for line in f if line.endswith("\n")]
+                return [json.loads(line) for line in f if line.endswith("\n")]
         except FileNotFoundError:
             return []
+
+    @staticmethod
+    def frames_from(capture):
+        """The source addresses of the frames recorded, in order."""
+        return [r["src"] for r in NmNetns.frame_records(capture)]
 
     def peer_as(self, mac, ipv4="10.77.0.1/24", ipv6=True, extra_ipv6=None):
         """Makes the peer side a station with @mac, @ipv4 and, with @ipv6,

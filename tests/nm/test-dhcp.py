@@ -8,7 +8,6 @@ would come from the new MAC address and name the old one's lease, linking
 the two for the network. A profile given a new address forgets its lease:
 the new address's first DHCP message asks for nothing the old one had."""
 import glob
-import json
 import os
 import sys
 
@@ -26,9 +25,7 @@ NM.start_macguised(MACGUISED)
 
 def dhcp_messages(capture):
     """(source MAC, its DHCP message) for each DHCP client message seen."""
-    with open(capture, encoding="utf-8") as f:
-        records = [json.loads(line) for line in f if line.endswith("\n")]
-    return [(r["src"], r["dhcp"]) for r in records if "dhcp" in r]
+    return [(r["src"], r["dhcp"]) for r in NM.frame_records(capture) if "dhcp" in r]
 
 
 def leased(device):
