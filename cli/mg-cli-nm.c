@@ -13,6 +13,7 @@
 #include "mg-error.h"
 #include "mg-cli.h"
 #include "mg-profile.h"
+#include "mg-profile-lock.h"
 
 #define MG_CLI_CALL_TIMEOUT_MS 10000
 
@@ -125,6 +126,42 @@ mg_cli_profiles(NMClient *client, char **names, GError **error)
 	}
 	g_ptr_array_sort(out, mg_cli_by_id);
 	return g_steal_pointer(&out);
+}
+
+gboolean
+mg_cli_lock_profiles(GError **error)
+{
+	static int fd = -1; /* open, and so held, until the process ends */
+	g_autofree char *dir = mg_state_default_dir();
+	g_autoptr(GError) local = NULL;
+	gint64 start = g_get_monotonic_time();
+	gboolean said = FALSE;
+
+	if (fd >= 0)
+		return TRUE;
+	fd = mg_profile_lock_open(dir, &local);
+	if (fd < 0) {
+		g_debug("%s: writing without it", local->message);
+		return TRUE;
+	}
+	while (!mg_profile_lock_try(fd)) {
+		gint64 waited = g_get_monotonic_time() - start;
+		if (waited > MG_CLI_LOCK_WAIT_S * G_USEC_PER_SEC) {
+			g_set_error(error,
+				    G_IO_ERROR,
+				    G_IO_ERROR_BUSY,
+				    _("macguised has been writing profiles for more than %d s; try "
+				      "again later"),
+				    MG_CLI_LOCK_WAIT_S);
+			return FALSE;
+		}
+		if (!said && waited > G_USEC_PER_SEC) {
+			g_printerr(_("Waiting for macguised to finish writing profiles…\n"));
+			said = TRUE;
+		}
+		g_usleep(20 * 1000);
+	}
+	return TRUE;
 }
 
 gboolean

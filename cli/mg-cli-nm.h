@@ -8,6 +8,15 @@
 
 G_BEGIN_DECLS
 
+/* Before reading profiles it will write: waits for macguised's profile
+ * writes under way to finish, and keeps its next ones waiting until this
+ * process ends (mg-profile-lock.h), so that neither undoes the other's. No
+ * lock to take (no state directory, or a user who cannot open it) is no
+ * wait; FALSE with @error if macguised keeps it longer than
+ * MG_CLI_LOCK_WAIT_S. */
+#define MG_CLI_LOCK_WAIT_S 60
+gboolean mg_cli_lock_profiles(GError **error);
+
 /* NetworkManager, or an error saying it is not running. */
 NMClient *mg_cli_nm_client(GError **error);
 /* A profile by UUID, id or keyfile name (path or base name, with or without

@@ -325,6 +325,7 @@ mg_cmd_harden(int argc, char **argv)
 	};
 	g_autoptr(NMClient) client = NULL;
 	g_autoptr(GPtrArray) profiles = NULL;
+	g_autoptr(GError) error = NULL;
 	int status = MG_EXIT_OK;
 	MgCliState st;
 
@@ -338,6 +339,10 @@ mg_cmd_harden(int argc, char **argv)
 		return MG_EXIT_USAGE;
 	if (all == (argc > 1))
 		return mg_cli_usage_error("harden", _("name profiles or say --all, not both"));
+	if (!mg_cli_lock_profiles(&error)) {
+		mg_cli_failure("harden", error);
+		return MG_EXIT_FAILURE;
+	}
 	if (!mg_cli_open("harden", all ? NULL : argv + 1, &client, &profiles))
 		return MG_EXIT_FAILURE;
 	mg_cli_state_load(&st);

@@ -196,6 +196,8 @@ mg_cmd_policy(int argc, char **argv)
 		return mg_cli_failure("policy", error);
 	if (!mg_policy_parse_assignments(argv + 2, keys, values))
 		return MG_EXIT_USAGE;
+	if ((argc > 2 || reset) && !mg_cli_lock_profiles(&error))
+		return mg_cli_failure("policy", error);
 	client = mg_cli_nm_client(&error);
 	if (client == NULL)
 		return mg_cli_failure("policy", error);

@@ -2,6 +2,7 @@
 /* macguised's service object, shared by the files that make it up:
  * mg-service.c (the object, the state file and the link-check index),
  * mg-service-writes.c (profile writes and re-activations),
+ * mg-service-update.c (one write: the lock, the current copy, Update2),
  * mg-service-decide.c (each profile's decision, carried out),
  * mg-service-follow.c (following NetworkManager) and
  * mg-service-api.c (the D-Bus API's operations). Not for other users. */
@@ -14,6 +15,7 @@
 #include <net/if.h>
 #include <sodium.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mg-catalogue.h"
 #include "mg-config.h"
@@ -23,6 +25,7 @@
 #include "mg-neighbours.h"
 #include "mg-nm-leases.h"
 #include "mg-profile.h"
+#include "mg-profile-lock.h"
 #include "mg-schedule.h"
 #include "mg-stations.h"
 #include "mg-skip-list.h"
@@ -43,6 +46,10 @@ struct _MgService {
 	GHashTable *unchecked; /* UUIDs whose activation's link address is not checked yet */
 	GHashTable *gate;      /* UUID -> re-activations in a row for a wrong link address */
 	GHashTable *in_flight; /* UUIDs whose profile write has not returned */
+	int profile_lock;      /* mg-profile-lock.h; -1: none */
+	gboolean lock_held;    /* while any write is under way */
+	GQueue locked_out;     /* MgWrite: started while the macguise command held the lock */
+	guint lock_retry_id;
 	GQueue deferred;       /* UUIDs due a write while MG_SERVICE_MAX_WRITES were under way */
 	GHashTable *deferred_set;
 	GHashTable *wake_at;    /* UUID -> next instant worth waking for */
@@ -84,7 +91,14 @@ typedef struct {
 	gboolean assign;       /* a new address (else the current one written again) */
 	gint64 due_at;         /* for a new address */
 	gboolean for_conflict; /* a recovery, not a rotation */
+	MgClass klass;
+	gboolean new_stable_id;
+	char *basis; /* mg_profile_basis() of the copy the write was decided on */
 } MgWrite;
+
+/* While the macguise command holds the profile lock, writes try again this
+ * often. */
+#define MG_SERVICE_LOCK_RETRY_MS 100
 
 /* The object, the state file and the link-check index (mg-service.c) */
 gboolean mg_service_save(MgService *self);
@@ -95,9 +109,17 @@ GArray *mg_service_device_macs(MgService *self);
 const char *mg_device_permanent_mac(NMDevice *dev);
 void mg_service_reactivate_done(GObject *source, GAsyncResult *result, gpointer user_data);
 void mg_service_reactivate_now(MgService *self, NMRemoteConnection *rc, const char *uuid);
+MgWrite *mg_write_new(MgService *self, NMConnection *connection, const MgMac *mac);
+void mg_write_free(MgWrite *w);
+void mg_service_write_done(GObject *source, GAsyncResult *result, gpointer user_data);
+void mg_service_write_failed(MgService *self, MgWrite *w, const GError *error);
+void mg_service_write_superseded(MgService *self, MgWrite *w);
+void mg_service_write_over(MgService *self, NMRemoteConnection *rc);
+
+/* One write: the lock, the current copy, Update2 (mg-service-update.c) */
 void mg_service_write(
     MgService *self, NMRemoteConnection *rc, MgClass klass, gboolean new_stable_id, MgWrite *w);
-MgWrite *mg_write_new(MgService *self, NMConnection *connection, const MgMac *mac);
+void mg_service_release_lock(MgService *self);
 gboolean mg_service_assign(MgService *self,
 			   NMRemoteConnection *rc,
 			   MgClass klass,

@@ -51,12 +51,13 @@ mg_service_hardware_mac(MgService *self, NMConnection *connection, MgClass klass
 	return NULL;
 }
 
-static void
+void
 mg_write_free(MgWrite *w)
 {
 	g_object_unref(w->self);
 	g_free(w->uuid);
 	g_free(w->id);
+	g_free(w->basis);
 	g_free(w);
 }
 
@@ -71,7 +72,21 @@ mg_service_write_state(MgService *self, const char *uuid)
 	return ws;
 }
 
-static void
+/* A write that did not happen: a new address it carried, recorded already,
+ * is the one the next write gives (the history is not filled again). */
+void
+mg_service_write_superseded(MgService *self, MgWrite *w)
+{
+	MgWriteState *ws = mg_service_write_state(self, w->uuid);
+
+	if (w->assign) {
+		ws->has_drawn = TRUE;
+		ws->drawn = w->mac;
+	}
+	g_hash_table_remove(self->reactivate, w->uuid);
+}
+
+void
 mg_service_write_failed(MgService *self, MgWrite *w, const GError *error)
 {
 	MgWriteState *ws = mg_service_write_state(self, w->uuid);
@@ -79,11 +94,7 @@ mg_service_write_failed(MgService *self, MgWrite *w, const GError *error)
 
 	ws->failures++;
 	ws->retry_at = mg_reconcile_retry_at(ws->failures, now);
-	if (w->assign) {
-		ws->has_drawn = TRUE;
-		ws->drawn = w->mac;
-	}
-	g_hash_table_remove(self->reactivate, w->uuid);
+	mg_service_write_superseded(self, w);
 	g_warning("profile '%s': cannot write its address (trying again in %" G_GINT64_FORMAT
 		  " s): %s",
 		  w->id,
@@ -153,7 +164,7 @@ mg_service_reactivate_now(MgService *self, NMRemoteConnection *rc, const char *u
 	g_hash_table_remove(self->reactivate, uuid);
 }
 
-static void
+void
 mg_service_write_done(GObject *source, GAsyncResult *result, gpointer user_data)
 {
 	MgWrite *w = user_data;
@@ -169,76 +180,28 @@ mg_service_write_done(GObject *source, GAsyncResult *result, gpointer user_data)
 		mg_service_write_succeeded(self, w);
 		mg_service_reactivate_now(self, NM_REMOTE_CONNECTION(source), w->uuid);
 	}
-	/* Anything that happened to it while the write was under way; then
-	 * the writes that waited for a free slot, oldest first. */
-	mg_service_evaluate(self, NM_REMOTE_CONNECTION(source), MG_EVENT_TIMER);
-	while (g_hash_table_size(self->in_flight) < MG_SERVICE_MAX_WRITES &&
-	       !g_queue_is_empty(&self->deferred)) {
-		g_autofree char *uuid = g_queue_pop_head(&self->deferred);
-		NMRemoteConnection *rc;
-		g_hash_table_remove(self->deferred_set, uuid);
-		rc = nm_client_get_connection_by_uuid(self->client, uuid);
-		if (rc != NULL)
-			mg_service_evaluate(self, rc, MG_EVENT_TIMER);
-	}
-	mg_service_rearm(self);
+	mg_service_write_over(self, NM_REMOTE_CONNECTION(source));
 	mg_write_free(w);
 }
 
-/* The address's mark goes with it (mg-profile-mark.h). */
-static void
-mg_service_set_mark(NMConnection *copy, const MgMac *mac)
-{
-	NMSetting *user = nm_connection_get_setting_by_name(copy, NM_SETTING_USER_SETTING_NAME);
-	g_autofree char *mark = mg_profile_mark(nm_connection_get_uuid(copy), mac);
-
-	if (user == NULL) {
-		user = nm_setting_user_new();
-		nm_connection_add_setting(copy, user);
-	}
-	nm_setting_user_set_data(NM_SETTING_USER(user), MG_PROFILE_MARK_KEY, mark, NULL);
-}
-
-/* Starts writing @w's address into the profile (and a new stable-id epoch
- * with @new_stable_id). */
+/* A write is over: anything that happened to @rc (if given) while it was
+ * under way; then the writes that waited for a free slot, oldest first. */
 void
-mg_service_write(
-    MgService *self, NMRemoteConnection *rc, MgClass klass, gboolean new_stable_id, MgWrite *w)
+mg_service_write_over(MgService *self, NMRemoteConnection *rc)
 {
-	g_autoptr(NMConnection) copy = nm_simple_connection_new_clone(NM_CONNECTION(rc));
-	char text[MG_MAC_STRLEN];
-
-	mg_mac_format(&w->mac, text);
-	if ((klass & MG_CLASS_WIRELESS) != 0) {
-		NMSettingWireless *s = nm_connection_get_setting_wireless(copy);
-		g_object_set(s, NM_SETTING_WIRELESS_CLONED_MAC_ADDRESS, text, NULL);
-	} else {
-		NMSettingWired *s = nm_connection_get_setting_wired(copy);
-		if (s == NULL) {
-			s = NM_SETTING_WIRED(nm_setting_wired_new());
-			nm_connection_add_setting(copy, NM_SETTING(s));
-		}
-		g_object_set(s, NM_SETTING_WIRED_CLONED_MAC_ADDRESS, text, NULL);
+	if (rc != NULL)
+		mg_service_evaluate(self, rc, MG_EVENT_TIMER);
+	while (g_hash_table_size(self->in_flight) < MG_SERVICE_MAX_WRITES &&
+	       !g_queue_is_empty(&self->deferred)) {
+		g_autofree char *uuid = g_queue_pop_head(&self->deferred);
+		NMRemoteConnection *next;
+		g_hash_table_remove(self->deferred_set, uuid);
+		next = nm_client_get_connection_by_uuid(self->client, uuid);
+		if (next != NULL)
+			mg_service_evaluate(self, next, MG_EVENT_TIMER);
 	}
-	mg_service_set_mark(copy, &w->mac);
-	if (new_stable_id) {
-		/* A new stable-id epoch: NetworkManager derives IPv6
-		 * stable-privacy addresses and DHCP identifiers from it, so they
-		 * change with the MAC instead of linking old and new. */
-		g_autofree char *stable_id = mg_profile_new_stable_id();
-		g_object_set(nm_connection_get_setting_connection(copy),
-			     NM_SETTING_CONNECTION_STABLE_ID,
-			     stable_id,
-			     NULL);
-	}
-	g_hash_table_add(self->in_flight, g_strdup(w->uuid));
-	nm_remote_connection_update2(rc,
-				     nm_connection_to_dbus(copy, NM_CONNECTION_SERIALIZE_ALL),
-				     NM_SETTINGS_UPDATE2_FLAG_TO_DISK,
-				     NULL,
-				     NULL,
-				     mg_service_write_done,
-				     w);
+	mg_service_release_lock(self);
+	mg_service_rearm(self);
 }
 
 MgWrite *

@@ -22,6 +22,10 @@ mg_service_finalize(GObject *object)
 	g_clear_object(&self->resume_bus);
 	g_clear_handle_id(&self->publish_id, g_source_remove);
 	g_clear_handle_id(&self->save_retry_id, g_source_remove);
+	g_clear_handle_id(&self->lock_retry_id, g_source_remove);
+	g_queue_clear_full(&self->locked_out, (GDestroyNotify)mg_write_free);
+	if (self->profile_lock >= 0)
+		(void)close(self->profile_lock);
 	if (self->runtime_dir != NULL) {
 		/* A stale index would outlive us: the hook then asks over D-Bus. */
 		g_autofree char *index =
@@ -55,6 +59,7 @@ mg_service_class_init(MgServiceClass *klass)
 static void
 mg_service_init(MgService *self)
 {
+	self->profile_lock = -1;
 	self->active = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	self->writes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	self->settling = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
@@ -196,12 +201,16 @@ mg_service_new(const char *state_dir,
 	       GError **error)
 {
 	g_autoptr(MgService) self = g_object_new(MG_TYPE_SERVICE, NULL);
+	g_autoptr(GError) local = NULL;
 
 	if (!mg_runtime_init(&self->rt, state_dir, config_path, error))
 		return NULL;
 	self->timer = mg_wall_timer_new(mg_service_timer_fired, self, error);
 	if (self->timer == NULL)
 		return NULL;
+	self->profile_lock = mg_profile_lock_open(state_dir, &local);
+	if (self->profile_lock < 0)
+		g_warning("%s; profile writes go ahead without it", local->message);
 	self->config_path = g_strdup(config_path);
 	self->runtime_dir = g_strdup(runtime_dir);
 	self->nm_state_dir = g_strdup(MG_NM_DEFAULT_STATE_DIR);

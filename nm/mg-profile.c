@@ -53,6 +53,38 @@ mg_profile_cloned_mac(NMConnection *connection, MgClass klass)
 	}
 }
 
+static const char *
+mg_or_empty(const char *s)
+{
+	return s != NULL ? s : "";
+}
+
+char *
+mg_profile_basis(NMConnection *connection)
+{
+	NMSettingWireless *wifi = nm_connection_get_setting_wireless(connection);
+	NMSettingWired *wired = nm_connection_get_setting_wired(connection);
+	NMSettingUser *user = NM_SETTING_USER(
+	    nm_connection_get_setting_by_name(connection, NM_SETTING_USER_SETTING_NAME));
+	const char *const *keys = NULL;
+	GString *basis = g_string_new(NULL);
+	guint n = 0;
+
+	g_string_append_printf(
+	    basis,
+	    "%s\n%s\n%s\n%s",
+	    mg_or_empty(nm_connection_get_connection_type(connection)),
+	    mg_or_empty(wifi != NULL ? nm_setting_wireless_get_mode(wifi) : NULL),
+	    mg_or_empty(wifi != NULL ? nm_setting_wireless_get_cloned_mac_address(wifi) : NULL),
+	    mg_or_empty(wired != NULL ? nm_setting_wired_get_cloned_mac_address(wired) : NULL));
+	if (user != NULL)
+		keys = nm_setting_user_get_keys(user, &n);
+	for (guint i = 0; i < n; i++)
+		g_string_append_printf(
+		    basis, "\n%s=%s", keys[i], nm_setting_user_get_data(user, keys[i]));
+	return g_string_free(basis, FALSE);
+}
+
 /* A problem with a profile's settings: into @problems, or the log. */
 static void G_GNUC_PRINTF(3, 4)
     mg_profile_problem(GPtrArray *problems, NMConnection *connection, const char *format, ...)

@@ -42,6 +42,12 @@ void mg_profile_schedule_state(const MgProfileState *p, MgScheduleState *st);
  * or keeps only in memory). */
 MgClass mg_profile_class(NMConnection *connection);
 const char *mg_profile_cloned_mac(NMConnection *connection, MgClass klass);
+
+/* What a decision about @connection rests on, as one string to compare:
+ * its type, Wi-Fi mode, cloned MAC address and user data (macguise's
+ * policy and the address's mark). A write decided on one copy of a profile
+ * is written into another only if their bases are equal. */
+char *mg_profile_basis(NMConnection *connection);
 /* The defaults for the profile's type, then its own macguise.* user data;
  * a bad value is logged and that one setting keeps its default. */
 void mg_profile_policy(const MgConfig *config,

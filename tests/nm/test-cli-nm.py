@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """`macguise status|policy|rotate|audit|harden` against a real
 NetworkManager (and macguised) in network namespaces."""
+import fcntl
 import json
 import os
 import re
@@ -265,6 +266,45 @@ def hotspot_audit_and_harden_fix_what_they_may_and_suggest_the_rest():
     assert profile(cli_json("status"), "hotspot")["type"] == "ap"
     info = json.loads(cli("lookup", "--json", mac).stdout)[0]
     assert "ap" in info["classes"], info
+
+
+def history_size():
+    """How many addresses macguised's state records as drawn."""
+    with open(os.path.join(NM.dir, "state", "state"), encoding="utf-8") as f:
+        return len(re.findall(r"^[0-9a-f]{32}=", f.read(), re.M))
+
+
+@mgtap.test
+def a_write_never_undoes_a_change_made_since_it_was_decided():
+    # The test holds the profile lock, as the macguise command does while it
+    # edits profiles: macguised decides, records the new addresses, and waits.
+    with open(os.path.join(NM.dir, "state", "profiles.lock"), "a+") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        before = history_size()
+        NM.add_ethernet("race-dns")
+        NM.add_ethernet("race-hand")
+        NM.wait_for("both new addresses recorded", lambda: history_size() >= before + 2)
+        assert "cloned-mac-address" not in keyfile("race-dns"), keyfile("race-dns")
+        # Meanwhile other programs change both profiles: a DNS server in
+        # one, an address set by hand in the other; and the macguise
+        # command, waiting for the lock, a policy key.
+        NM.nmcli("connection", "modify", "race-dns", "ipv4.dns", "192.0.2.53")
+        NM.nmcli("connection", "modify", "race-hand", "802-3-ethernet.cloned-mac-address",
+                 "00:1b:21:3a:4b:5c")
+        policy = subprocess.Popen(["ip", "netns", "exec", NM.ns, CLI, "policy", "race-dns",
+                                   "rotate=daily"], env=NM.env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+    out, err = policy.communicate(timeout=120)
+    assert policy.returncode == 0, err
+    # macguised's write went into the profile as it is now, not as it was.
+    wait_cloned("race-dns")
+    NM.wait_for("rotate=daily kept", lambda: "macguise.rotate=daily" in keyfile("race-dns"))
+    dns = NM.nmcli("-g", "ipv4.dns", "connection", "show", "race-dns").stdout.strip()
+    assert dns == "192.0.2.53", dns
+    # The address set by hand since the decision stays, and is the user's.
+    NM.wait_for("race-hand left to its user",
+                lambda: profile(cli_json("status"), "race-hand")["user_owned"])
+    assert NM.cloned("race-hand") == "00:1b:21:3a:4b:5c"
 
 
 @mgtap.test

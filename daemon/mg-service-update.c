@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "macguised"
+
+#include "config.h"
+
+#include "mg-service-private.h"
+
+/* One profile write, in three steps: the profile lock, so that the macguise
+ * command does not write the profile at the same time (mg-profile-lock.h);
+ * NetworkManager's current copy of the profile; then Update2 with that copy
+ * and macguise's keys. libnm's copy, which the decision read, can lag a
+ * write another program has just made, and written back whole it would
+ * undo that write. A current copy whose basis differs from the decided
+ * one's is not written: the decision is made again on it. */
+
+static gboolean
+mg_service_take_lock(MgService *self)
+{
+	if (self->profile_lock < 0 || self->lock_held)
+		return TRUE;
+	self->lock_held = mg_profile_lock_try(self->profile_lock);
+	return self->lock_held;
+}
+
+void
+mg_service_release_lock(MgService *self)
+{
+	if (!self->lock_held || g_hash_table_size(self->in_flight) > 0)
+		return;
+	mg_profile_lock_release(self->profile_lock);
+	self->lock_held = FALSE;
+}
+
+/* The address's mark goes with it (mg-profile-mark.h). */
+static void
+mg_service_set_mark(NMConnection *copy, const MgMac *mac)
+{
+	NMSetting *user = nm_connection_get_setting_by_name(copy, NM_SETTING_USER_SETTING_NAME);
+	g_autofree char *mark = mg_profile_mark(nm_connection_get_uuid(copy), mac);
+
+	if (user == NULL) {
+		user = nm_setting_user_new();
+		nm_connection_add_setting(copy, user);
+	}
+	nm_setting_user_set_data(NM_SETTING_USER(user), MG_PROFILE_MARK_KEY, mark, NULL);
+}
+
+/* macguise's keys in @copy: the address, its mark, and with
+ * @w->new_stable_id a new stable-id epoch. */
+static void
+mg_service_set_keys(NMConnection *copy, const MgWrite *w)
+{
+	char text[MG_MAC_STRLEN];
+
+	mg_mac_format(&w->mac, text);
+	if ((w->klass & MG_CLASS_WIRELESS) != 0) {
+		NMSettingWireless *s = nm_connection_get_setting_wireless(copy);
+		g_object_set(s, NM_SETTING_WIRELESS_CLONED_MAC_ADDRESS, text, NULL);
+	} else {
+		NMSettingWired *s = nm_connection_get_setting_wired(copy);
+		if (s == NULL) {
+			s = NM_SETTING_WIRED(nm_setting_wired_new());
+			nm_connection_add_setting(copy, NM_SETTING(s));
+		}
+		g_object_set(s, NM_SETTING_WIRED_CLONED_MAC_ADDRESS, text, NULL);
+	}
+	mg_service_set_mark(copy, &w->mac);
+	if (w->new_stable_id) {
+		/* A new stable-id epoch: NetworkManager derives IPv6
+		 * stable-privacy addresses and DHCP identifiers from it, so they
+		 * change with the MAC instead of linking old and new. */
+		g_autofree char *stable_id = mg_profile_new_stable_id();
+		g_object_set(nm_connection_get_setting_connection(copy),
+			     NM_SETTING_CONNECTION_STABLE_ID,
+			     stable_id,
+			     NULL);
+	}
+}
+
+/* The profile changed since the decision: nothing is written. The decision
+ * is made again on the new copy, now if libnm has it, else when libnm's
+ * copy changes. */
+static void
+mg_service_write_stale(MgService *self, MgWrite *w, NMRemoteConnection *rc, const char *current)
+{
+	g_autofree char *known = mg_profile_basis(NM_CONNECTION(rc));
+
+	g_debug("profile '%s': changed since the decision to write it; deciding again", w->id);
+	g_hash_table_remove(self->in_flight, w->uuid);
+	mg_service_write_superseded(self, w);
+	mg_service_write_over(self, g_str_equal(known, current) ? rc : NULL);
+	mg_write_free(w);
+}
+
+static void
+mg_service_update_read(GObject *source, GAsyncResult *result, gpointer user_data)
+{
+	MgWrite *w = user_data;
+	MgService *self = w->self;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GVariant) ret = g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, &error);
+	g_autoptr(GVariant) settings = NULL;
+	g_autoptr(NMConnection) current = NULL;
+	g_autofree char *basis = NULL;
+	NMRemoteConnection *rc = nm_client_get_connection_by_uuid(self->client, w->uuid);
+
+	if (ret != NULL) {
+		g_variant_get(ret, "(@a{sa{sv}})", &settings);
+		current = nm_simple_connection_new_from_dbus(settings, &error);
+	}
+	if (current == NULL || rc == NULL) {
+		if (error == NULL)
+			error = g_error_new_literal(
+			    G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("the profile is gone"));
+		g_hash_table_remove(self->in_flight, w->uuid);
+		mg_service_write_failed(self, w, error);
+		mg_service_write_over(self, NULL);
+		mg_write_free(w);
+		return;
+	}
+	basis = mg_profile_basis(current);
+	if (!g_str_equal(basis, w->basis)) {
+		mg_service_write_stale(self, w, rc, basis);
+		return;
+	}
+	mg_service_set_keys(current, w);
+	nm_remote_connection_update2(rc,
+				     nm_connection_to_dbus(current, NM_CONNECTION_SERIALIZE_ALL),
+				     NM_SETTINGS_UPDATE2_FLAG_TO_DISK,
+				     NULL,
+				     NULL,
+				     mg_service_write_done,
+				     w);
+}
+
+/* Reads NetworkManager's current copy of the profile (under the lock). */
+static void
+mg_service_update_start(MgWrite *w)
+{
+	NMClient *client = w->self->client;
+	NMRemoteConnection *rc = nm_client_get_connection_by_uuid(client, w->uuid);
+
+	g_dbus_connection_call(nm_client_get_dbus_connection(client),
+			       nm_client_get_dbus_name_owner(client),
+			       rc != NULL ? nm_connection_get_path(NM_CONNECTION(rc)) : "/",
+			       NM_DBUS_INTERFACE_SETTINGS_CONNECTION,
+			       "GetSettings",
+			       NULL,
+			       G_VARIANT_TYPE("(a{sa{sv}})"),
+			       G_DBUS_CALL_FLAGS_NONE,
+			       -1,
+			       NULL,
+			       mg_service_update_read,
+			       w);
+}
+
+static gboolean
+mg_service_lock_retry(gpointer user_data)
+{
+	MgService *self = user_data;
+
+	if (!mg_service_take_lock(self))
+		return G_SOURCE_CONTINUE;
+	self->lock_retry_id = 0;
+	g_debug("the profile lock is free again; %u writes go ahead",
+		g_queue_get_length(&self->locked_out));
+	while (!g_queue_is_empty(&self->locked_out))
+		mg_service_update_start(g_queue_pop_head(&self->locked_out));
+	return G_SOURCE_REMOVE;
+}
+
+/* Starts writing @w's address into the profile (and a new stable-id epoch
+ * with @new_stable_id). */
+void
+mg_service_write(
+    MgService *self, NMRemoteConnection *rc, MgClass klass, gboolean new_stable_id, MgWrite *w)
+{
+	w->klass = klass;
+	w->new_stable_id = new_stable_id;
+	w->basis = mg_profile_basis(NM_CONNECTION(rc));
+	g_hash_table_add(self->in_flight, g_strdup(w->uuid));
+	if (mg_service_take_lock(self)) {
+		mg_service_update_start(w);
+		return;
+	}
+	if (g_queue_is_empty(&self->locked_out))
+		g_debug("the macguise command holds the profile lock; writes wait for it");
+	g_queue_push_tail(&self->locked_out, w);
+	if (self->lock_retry_id == 0)
+		self->lock_retry_id =
+		    g_timeout_add(MG_SERVICE_LOCK_RETRY_MS, mg_service_lock_retry, self);
+}
