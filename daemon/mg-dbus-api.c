@@ -68,14 +68,14 @@ mg_dbus_method_call(GDBusConnection *connection,
 	if (g_strcmp0(method_name, "Rotate") == 0) {
 		const char *profile;
 		gboolean now;
-		guint count;
+		GVariant *outcomes;
 		g_variant_get(parameters, "(&sb)", &profile, &now);
-		count = mg_service_rotate(api->service, profile, now, &error);
-		if (error != NULL)
+		outcomes = mg_service_rotate(api->service, profile, now, &error);
+		if (outcomes == NULL)
 			g_dbus_method_invocation_return_gerror(invocation, error);
 		else
 			g_dbus_method_invocation_return_value(invocation,
-							      g_variant_new("(u)", count));
+							      g_variant_new_tuple(&outcomes, 1));
 	} else if (g_strcmp0(method_name, "Reload") == 0) {
 		if (!mg_service_reload(api->service, &error))
 			g_dbus_method_invocation_return_gerror(invocation, error);

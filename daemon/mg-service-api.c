@@ -113,58 +113,80 @@ mg_service_lookup_profile(MgService *self, const char *profile, GError **error)
 	return rc;
 }
 
-static gboolean
+/* A rotation the daemon began, which it can still see fail: no address to
+ * draw, or a state that cannot be saved, leave no write started. */
+static MgRotation
+mg_service_rotation_started(MgService *self, const char *uuid, MgRotation r)
+{
+	if (r.outcome != MG_ROTATION_ROTATED || g_hash_table_contains(self->in_flight, uuid) ||
+	    g_hash_table_contains(self->deferred_set, uuid))
+		return r;
+	r.outcome = MG_ROTATION_FAILED;
+	r.reason = "not-written";
+	return r;
+}
+
+static MgRotation
 mg_service_rotate_one(MgService *self, NMRemoteConnection *rc, gboolean now)
 {
 	NMConnection *c = NM_CONNECTION(rc);
 	const char *uuid = nm_connection_get_uuid(c);
 	MgClass klass = mg_profile_class(c);
-	MgProfileState *p = mg_state_get_profile(self->rt.state, uuid);
-	gboolean active = g_hash_table_contains(self->active, uuid);
+	MgSnapshot snap;
 	MgPolicy policy;
+	MgRotation r;
 
 	mg_profile_policy(&self->rt.config, self->rt.catalogue, c, klass, &policy);
-	if (policy.mode == MG_MODE_OFF || (p != NULL && p->user_owned) ||
-	    g_hash_table_contains(self->in_flight, uuid)) {
-		mg_policy_clear(&policy);
-		return FALSE;
-	}
-	if (active && now) {
-		mg_service_assign(self, rc, klass, &policy, FALSE, "");
-	} else {
-		/* Down: the schedule assigns it at once, within the bound on
-		 * writes under way; up: when it goes down. */
-		p = mg_state_ensure_profile(self->rt.state, uuid);
-		p->pending = TRUE;
+	mg_service_snapshot(self, c, klass, &policy, &snap);
+	r = mg_rotation_decide(&snap, now, g_get_real_time() / G_USEC_PER_SEC);
+	if ((r.actions & MG_DO_MARK_PENDING) != 0) {
+		mg_state_ensure_profile(self->rt.state, uuid)->pending = TRUE;
 		mg_service_save(self);
-		if (!active)
-			mg_service_evaluate(self, rc, MG_EVENT_SEEN);
 	}
+	if ((r.actions & MG_DO_ASSIGN) != 0)
+		mg_service_assign(self, rc, klass, &policy, FALSE, "");
+	else if (r.outcome == MG_ROTATION_ROTATED)
+		mg_service_evaluate(self, rc, MG_EVENT_SEEN);
 	mg_policy_clear(&policy);
-	return TRUE;
+	return mg_service_rotation_started(self, uuid, r);
 }
 
-guint
+static void
+mg_service_add_rotation(GVariantBuilder *list, NMConnection *c, MgRotation r)
+{
+	g_variant_builder_add(list,
+			      "(sss)",
+			      nm_connection_get_uuid(c),
+			      mg_rotation_outcome_to_string(r.outcome),
+			      r.reason);
+}
+
+GVariant *
 mg_service_rotate(MgService *self, const char *profile, gboolean now, GError **error)
 {
-	guint count = 0;
+	GVariantBuilder list;
 
 	if (profile[0] != '\0') {
 		NMRemoteConnection *rc = mg_service_lookup_profile(self, profile, error);
 		if (rc == NULL)
-			return 0;
-		return mg_service_rotate_one(self, rc, now) ? 1 : 0;
+			return NULL;
+		g_variant_builder_init(&list, G_VARIANT_TYPE("a(sss)"));
+		mg_service_add_rotation(&list, NM_CONNECTION(rc), mg_service_rotate_one(self, rc, now));
+		return g_variant_builder_end(&list);
 	}
+	g_variant_builder_init(&list, G_VARIANT_TYPE("a(sss)"));
 	if (self->client != NULL) {
 		const GPtrArray *connections = nm_client_get_connections(self->client);
 		for (guint i = 0; connections != NULL && i < connections->len; i++) {
 			NMRemoteConnection *rc = g_ptr_array_index(connections, i);
-			if (mg_profile_class(NM_CONNECTION(rc)) != MG_CLASS_NONE &&
-			    mg_service_rotate_one(self, rc, now))
-				count++;
+			if (mg_profile_class(NM_CONNECTION(rc)) != MG_CLASS_NONE)
+				mg_service_add_rotation(&list,
+							NM_CONNECTION(rc),
+							mg_service_rotate_one(self, rc, now));
 		}
 	}
-	return count;
+	mg_service_rearm(self);
+	return g_variant_builder_end(&list);
 }
 
 gboolean

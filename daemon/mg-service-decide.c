@@ -71,6 +71,31 @@ typedef struct {
 	MgMac mac;
 } MgLinkView;
 
+/* What a decision reads about the profile, but its link. */
+void
+mg_service_snapshot(MgService *self,
+		    NMConnection *connection,
+		    MgClass klass,
+		    const MgPolicy *policy,
+		    MgSnapshot *snap)
+{
+	const char *uuid = nm_connection_get_uuid(connection);
+	const char *cloned = mg_profile_cloned_mac(connection, klass);
+	MgWriteState *ws = g_hash_table_lookup(self->writes, uuid);
+
+	mg_profile_snapshot(self->rt.state,
+			    mg_state_get_profile(self->rt.state, uuid),
+			    connection,
+			    klass,
+			    policy,
+			    snap);
+	snap->active = g_hash_table_contains(self->active, uuid);
+	snap->in_flight = g_hash_table_contains(self->in_flight, uuid) ||
+			  mg_service_settling(self, connection, cloned);
+	snap->gate_attempts = GPOINTER_TO_UINT(g_hash_table_lookup(self->gate, uuid));
+	snap->retry_at = ws != NULL ? ws->retry_at : 0;
+}
+
 static MgReconcile
 mg_service_decide(MgService *self,
 		  NMConnection *connection,
@@ -80,23 +105,11 @@ mg_service_decide(MgService *self,
 		  MgEvent event)
 {
 	const char *uuid = nm_connection_get_uuid(connection);
-	const char *cloned = mg_profile_cloned_mac(connection, klass);
-	MgWriteState *ws = g_hash_table_lookup(self->writes, uuid);
 	MgSnapshot snap;
 
-	mg_profile_snapshot(self->rt.state,
-			    mg_state_get_profile(self->rt.state, uuid),
-			    connection,
-			    klass,
-			    policy,
-			    &snap);
-	snap.active = g_hash_table_contains(self->active, uuid);
-	snap.in_flight = g_hash_table_contains(self->in_flight, uuid) ||
-			 mg_service_settling(self, connection, cloned);
+	mg_service_snapshot(self, connection, klass, policy, &snap);
 	snap.new_activation = view->new_activation;
 	snap.link = view->link;
-	snap.gate_attempts = GPOINTER_TO_UINT(g_hash_table_lookup(self->gate, uuid));
-	snap.retry_at = ws != NULL ? ws->retry_at : 0;
 	if (snap.active && klass == MG_CLASS_AP && policy->quiet_start >= 0)
 		mg_service_quiet_hours_state(self, uuid, &snap.schedule);
 	return mg_reconcile(&snap, self->rt.boot_id, g_get_real_time() / G_USEC_PER_SEC, event);

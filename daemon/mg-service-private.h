@@ -34,6 +34,7 @@
 #include "mg-service.h"
 #include "mg-wall-timer.h"
 #include "mg-reconcile.h"
+#include "mg-rotation.h"
 
 struct _MgService {
 	GObject parent_instance;
@@ -128,6 +129,11 @@ gboolean mg_service_assign(MgService *self,
 			   const char *reactivate_iface);
 
 /* Deciding, and carrying the decision out (mg-service-decide.c) */
+void mg_service_snapshot(MgService *self,
+			 NMConnection *connection,
+			 MgClass klass,
+			 const MgPolicy *policy,
+			 MgSnapshot *snap);
 void mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event);
 void mg_service_rearm(MgService *self);
 /* The wall-clock timer's callback (mg-wall-timer.h). */

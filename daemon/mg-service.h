@@ -28,7 +28,9 @@ void mg_service_start(MgService *self);
 /* The D-Bus API's operations (see data/org.macguise.Daemon1.xml). */
 GVariant *mg_service_get_status(MgService *self);
 /* @profile: a UUID or id, or "" for every managed profile. */
-guint mg_service_rotate(MgService *self, const char *profile, gboolean now, GError **error);
+/* Each profile's outcome, as a(sss): its UUID, the outcome
+ * (mg_rotation_outcome_to_string) and the reason's word. */
+GVariant *mg_service_rotate(MgService *self, const char *profile, gboolean now, GError **error);
 gboolean mg_service_reload(MgService *self, GError **error);
 /* For the pre-up hook: (managed, address, window_ms, probes). */
 GVariant *mg_service_get_link_check(MgService *self, const char *profile);

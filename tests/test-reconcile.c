@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The daemon's and the boot step's decisions. One small key file per case
  * under reconcile/: the policy, the state, what the profile and its link
- * look like, the event, and the actions expected. Adding a case is adding a
- * file. */
+ * look like, the event (or a request to rotate), and the actions expected.
+ * Adding a case is adding a file. */
 #include "config.h"
 
 #include <glib.h>
 
 #include "mg-reconcile.h"
+#include "mg-rotation.h"
 #include "mg-test-case.h"
 
 static void
@@ -27,6 +28,25 @@ mg_case_snapshot(GKeyFile *kf, MgSnapshot *snap)
 	snap->gate_attempts = (guint)mg_case_get_int(kf, "profile", "gate-attempts", "0");
 }
 
+/* `macguise rotate` (request=rotate or rotate-now): the outcome too. */
+static MgReconcile
+mg_case_rotation(GKeyFile *kf, const MgSnapshot *snap, const char *request)
+{
+	g_autofree char *expect = mg_case_get(kf, "expect", "outcome", NULL);
+	MgRotation rotation;
+	MgRotationOutcome outcome;
+	MgReconcile r = { 0 };
+
+	g_assert_true(g_str_equal(request, "rotate") || g_str_equal(request, "rotate-now"));
+	rotation = mg_rotation_decide(
+	    snap, g_str_equal(request, "rotate-now"), mg_case_get_int(kf, "input", "now", NULL));
+	g_assert_true(mg_rotation_outcome_parse(expect, &outcome));
+	g_assert_cmpstr(mg_rotation_outcome_to_string(rotation.outcome), ==, expect);
+	r.actions = rotation.actions;
+	r.reason = rotation.reason;
+	return r;
+}
+
 static void
 test_reconcile_case(gconstpointer data)
 {
@@ -35,6 +55,7 @@ test_reconcile_case(gconstpointer data)
 	g_autoptr(GError) error = NULL;
 	g_autofree char *state_boot = NULL;
 	g_autofree char *event_text = NULL;
+	g_autofree char *request = NULL;
 	g_autofree char *boot_id = NULL;
 	g_autofree char *expect = NULL;
 	g_autofree char *got = NULL;
@@ -51,11 +72,15 @@ test_reconcile_case(gconstpointer data)
 	snap.policy = &policy;
 	mg_case_schedule_state(kf, &snap.schedule, &state_boot);
 	mg_case_snapshot(kf, &snap);
-	event_text = mg_case_get(kf, "input", "event", NULL);
-	g_assert_true(mg_event_parse(event_text, &event));
 	boot_id = mg_case_get(kf, "input", "boot-id", "b1");
-
-	r = mg_reconcile(&snap, boot_id, mg_case_get_int(kf, "input", "now", NULL), event);
+	request = mg_case_get(kf, "input", "request", "");
+	if (request[0] != '\0') {
+		r = mg_case_rotation(kf, &snap, request);
+	} else {
+		event_text = mg_case_get(kf, "input", "event", NULL);
+		g_assert_true(mg_event_parse(event_text, &event));
+		r = mg_reconcile(&snap, boot_id, mg_case_get_int(kf, "input", "now", NULL), event);
+	}
 
 	expect = mg_case_get(kf, "expect", "actions", NULL);
 	g_assert_nonnull(expect);

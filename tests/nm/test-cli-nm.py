@@ -152,7 +152,7 @@ def rotate_with_and_without_now():
     up = wait_cloned("e1", other_than=down)
     NM.nmcli("connection", "up", "e1")
     p = cli("rotate", "e1")
-    assert p.returncode == 0 and "when it next goes down" in p.stdout, p.stdout
+    assert p.returncode == 0 and "e1: pending: a new address when it next goes down" in p.stdout, p.stdout
     time.sleep(1.0)
     assert NM.cloned("e1") == up and NM.link_mac() == up
     assert cli_json("status", "e1")["profiles"][0]["next_rotation"]["when"] == "deactivation"
@@ -161,8 +161,24 @@ def rotate_with_and_without_now():
     new = wait_cloned("e1", other_than=up)
     NM.wait_for("the new address on the link", lambda: NM.link_mac() == new)
     NM.nmcli("connection", "down", "e1")
+    # "rotated" means the new address is in the profile when the command ends.
+    before = NM.cloned("e1")
+    out = cli_json("rotate", "e1")["profiles"]
+    assert [(p["id"], p["outcome"], p["reason"]) for p in out] == [("e1", "rotated", "down")], out
+    assert NM.cloned("e1") != before
+    # A profile macguise leaves alone is not rotated, and the command says so
+    # and fails; --all lists it, and fails only for a failed rotation.
+    NM.add_ethernet("left-alone")
+    assert cli("policy", "left-alone", "mode=off").returncode == 0
+    NM.wait_for("macguised to see mode=off",
+                lambda: (NM.macguise_status(NM.uuid_of("left-alone")) or {}).get("mode") == "off")
+    p = cli("rotate", "left-alone")
+    assert p.returncode == 1 and "left-alone: not rotated: macguise leaves it alone (mode off)" \
+        in p.stderr, p.stderr
     p = cli("rotate", "--all")
-    assert p.returncode == 0 and re.search(r"\d+ profiles? rotated", p.stdout), p.stdout
+    assert p.returncode == 0 and "e1: a new address" in p.stdout, p.stdout + p.stderr
+    assert "left-alone: not rotated" in p.stdout, p.stdout
+    NM.nmcli("connection", "delete", "left-alone")
     p = cli("rotate", "e1", user=65534)
     assert p.returncode == 1 and "root" in p.stderr, p.stderr
 

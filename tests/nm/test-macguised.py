@@ -266,6 +266,13 @@ def dbus(method, *args, user=None):
     return NM.macguise_call(method, *args, user=user)
 
 
+def rotate(profile, now):
+    """Rotate over D-Bus: {uuid: (outcome, reason)}."""
+    p = dbus("Rotate", profile, "true" if now else "false")
+    assert p.returncode == 0, p.stderr
+    return {u: (o, r) for u, o, r in re.findall(r"\('([^']*)', '([^']*)', '([^']*)'\)", p.stdout)}
+
+
 def wait_for_api():
     NM.wait_for("the D-Bus API", lambda: dbus("GetStatus").returncode == 0)
 
@@ -284,16 +291,16 @@ def dbus_status_lists_profiles_with_their_current_address():
 @mgtap.test
 def dbus_rotate_inactive_now_and_active_at_deactivation_or_now():
     e1 = cloned("e1")
-    assert "(uint32 1,)" in dbus("Rotate", "e1", "false").stdout
+    assert rotate("e1", False) == {uuid_of("e1"): ("rotated", "down")}
     wait_cloned("e1", other_than=e1)
     NM.nmcli("connection", "up", "e3")
     e3 = cloned("e3")
-    assert "(uint32 1,)" in dbus("Rotate", uuid_of("e3"), "false").stdout
+    assert rotate(uuid_of("e3"), False) == {uuid_of("e3"): ("pending", "active")}
     time.sleep(1.0)
     assert cloned("e3") == e3 and NM.link_mac() == e3  # waits for the deactivation
     assert "'pending': <true>" in dbus("GetStatus").stdout
     # --now: rewritten and re-activated, the new address on the link.
-    assert "(uint32 1,)" in dbus("Rotate", "e3", "true").stdout
+    assert rotate("e3", True) == {uuid_of("e3"): ("rotated", "re-activated")}
     new = wait_cloned("e3", other_than=e3)
     NM.wait_for("the re-activation with the new address", lambda: NM.link_mac() == new)
     NM.nmcli("connection", "down", "e3")
@@ -318,8 +325,9 @@ def dbus_reload_reads_the_configuration_again_and_rotate_all():
     assert dbus("Reload").returncode == 0
     # Rotate "" rotates every managed profile (e2 is user-owned: not it).
     before = {n: cloned(n) for n in ("e1", "e3")}
-    count = int(dbus("Rotate", "", "false").stdout.split()[1].rstrip(",)"))
-    assert count >= 4, count
+    outcomes = rotate("", False)
+    assert outcomes[uuid_of("e2")] == ("not-managed", "set-by-hand"), outcomes
+    assert sum(o == "rotated" for o, _ in outcomes.values()) >= 4, outcomes
     for n, mac in before.items():
         wait_cloned(n, other_than=mac)
     assert cloned("e2") == "00:11:22:33:44:55"
@@ -367,7 +375,7 @@ def keep_vendor_rotates_within_one_vendor_block():
     seen = {first}
     for _ in range(4):
         cur = cloned("kv")
-        assert "(uint32 1,)" in dbus("Rotate", "kv", "false").stdout
+        assert rotate("kv", False)[uuid_of("kv")][0] == "rotated"
         new = wait_cloned("kv", other_than=cur)
         assert new.startswith(block) and lookup(new)["oui"] == block, (new, block)
         seen.add(new)
@@ -411,7 +419,7 @@ def hotspot_profile_gets_a_router_class_address_and_rotates_while_down():
         assert int(mac[:2], 16) & 3 == 0, mac
         seen.add(info["vendor"])
         # Down: a rotation is written at once.
-        assert "(uint32 1,)" in dbus("Rotate", "hs", "false").stdout
+        assert rotate("hs", False)[uuid_of("hs")][0] == "rotated"
         mac = wait_cloned("hs", "802-11-wireless", other_than=mac)
     status = dbus("GetStatus").stdout
     hs = status[status.index(f"'{uuid_of('hs')}'"):].split("}")[0]
