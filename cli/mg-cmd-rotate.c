@@ -77,8 +77,8 @@ mg_rotate_wait(GPtrArray *items)
 static gboolean
 mg_rotate_ask(const char *uuid, gboolean now, GPtrArray *profiles, GPtrArray *items, GError **error)
 {
-	g_autoptr(GVariant) ret = mg_cli_daemon_call(
-	    "Rotate", g_variant_new("(sb)", uuid, now), "(a(sss))", TRUE, error);
+	g_autoptr(GVariant) ret =
+	    mg_cli_daemon_call("Rotate", g_variant_new("(sb)", uuid, now), "(a(sss))", TRUE, error);
 	g_autoptr(GVariantIter) iter = NULL;
 	const char *got_uuid, *outcome, *reason;
 
@@ -160,7 +160,8 @@ mg_rotate_report(GPtrArray *items, gboolean all, gboolean json)
 
 		json_object_set_string_member(p, "id", id);
 		json_object_set_string_member(p, "uuid", nm_connection_get_uuid(item->connection));
-		json_object_set_string_member(p, "outcome", mg_rotation_outcome_to_string(item->outcome));
+		json_object_set_string_member(
+		    p, "outcome", mg_rotation_outcome_to_string(item->outcome));
 		json_object_set_string_member(p, "reason", item->reason);
 		json_array_add_object_element(list, p);
 		if (bad)
@@ -200,7 +201,8 @@ mg_cmd_rotate(int argc, char **argv)
 	g_autoptr(GError) error = NULL;
 	g_autoptr(NMClient) client = NULL;
 	g_autoptr(GPtrArray) profiles = NULL;
-	g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func((GDestroyNotify)mg_rotate_item_free);
+	g_autoptr(GPtrArray) items =
+	    g_ptr_array_new_with_free_func((GDestroyNotify)mg_rotate_item_free);
 
 	if (!mg_cli_parse_options("rotate",
 				  _("[PROFILE…|--all]"),
@@ -215,7 +217,8 @@ mg_cmd_rotate(int argc, char **argv)
 		return MG_EXIT_FAILURE;
 	for (guint i = 0; i < (all ? 1 : profiles->len); i++) {
 		NMConnection *c = all ? NULL : g_ptr_array_index(profiles, i);
-		if (!mg_rotate_ask(c != NULL ? nm_connection_get_uuid(c) : "", now, profiles, items, &error))
+		if (!mg_rotate_ask(
+			c != NULL ? nm_connection_get_uuid(c) : "", now, profiles, items, &error))
 			return mg_cli_failure("rotate", error);
 	}
 	mg_rotate_wait(items);

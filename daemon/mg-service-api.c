@@ -171,7 +171,8 @@ mg_service_rotate(MgService *self, const char *profile, gboolean now, GError **e
 		if (rc == NULL)
 			return NULL;
 		g_variant_builder_init(&list, G_VARIANT_TYPE("a(sss)"));
-		mg_service_add_rotation(&list, NM_CONNECTION(rc), mg_service_rotate_one(self, rc, now));
+		mg_service_add_rotation(
+		    &list, NM_CONNECTION(rc), mg_service_rotate_one(self, rc, now));
 		return g_variant_builder_end(&list);
 	}
 	g_variant_builder_init(&list, G_VARIANT_TYPE("a(sss)"));
@@ -180,9 +181,8 @@ mg_service_rotate(MgService *self, const char *profile, gboolean now, GError **e
 		for (guint i = 0; connections != NULL && i < connections->len; i++) {
 			NMRemoteConnection *rc = g_ptr_array_index(connections, i);
 			if (mg_profile_class(NM_CONNECTION(rc)) != MG_CLASS_NONE)
-				mg_service_add_rotation(&list,
-							NM_CONNECTION(rc),
-							mg_service_rotate_one(self, rc, now));
+				mg_service_add_rotation(
+				    &list, NM_CONNECTION(rc), mg_service_rotate_one(self, rc, now));
 		}
 	}
 	mg_service_rearm(self);

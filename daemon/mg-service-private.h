@@ -51,7 +51,7 @@ struct _MgService {
 	gboolean lock_held;    /* while any write is under way */
 	GQueue locked_out;     /* MgWrite: started while the macguise command held the lock */
 	guint lock_retry_id;
-	GQueue deferred;       /* UUIDs due a write while MG_SERVICE_MAX_WRITES were under way */
+	GQueue deferred; /* UUIDs due a write while MG_SERVICE_MAX_WRITES were under way */
 	GHashTable *deferred_set;
 	GHashTable *wake_at;    /* UUID -> next instant worth waking for */
 	GHashTable *reactivate; /* UUID -> interface ("": any) to bring it up on once written */

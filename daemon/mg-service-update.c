@@ -98,7 +98,8 @@ mg_service_update_read(GObject *source, GAsyncResult *result, gpointer user_data
 	MgWrite *w = user_data;
 	MgService *self = w->self;
 	g_autoptr(GError) error = NULL;
-	g_autoptr(GVariant) ret = g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, &error);
+	g_autoptr(GVariant) ret =
+	    g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, &error);
 	g_autoptr(GVariant) settings = NULL;
 	g_autoptr(NMConnection) current = NULL;
 	g_autofree char *basis = NULL;
