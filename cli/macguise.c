@@ -54,6 +54,10 @@ main(int argc, char **argv)
 		g_print("macguise %s\n", PACKAGE_VERSION);
 		return MG_EXIT_OK;
 	}
+	for (int i = 2; i < argc && g_strcmp0(argv[i], "--") != 0; i++) {
+		if (g_str_equal(argv[i], "--json"))
+			mg_cli_set_json_errors(TRUE);
+	}
 	for (guint i = 0; i < G_N_ELEMENTS(mg_commands); i++) {
 		if (g_strcmp0(argv[1], mg_commands[i].name) == 0)
 			return mg_commands[i].run(argc - 1, argv + 1);

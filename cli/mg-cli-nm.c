@@ -20,17 +20,20 @@
 NMClient *
 mg_cli_nm_client(GError **error)
 {
-	g_autoptr(NMClient) client = nm_client_new(NULL, error);
+	g_autoptr(GError) local = NULL;
+	g_autoptr(NMClient) client = nm_client_new(NULL, &local);
 
 	if (client == NULL) {
-		g_prefix_error(error, _("cannot talk to NetworkManager: "));
+		g_set_error(error,
+			    MG_ERROR,
+			    MG_ERROR_NM_NOT_RUNNING,
+			    _("cannot talk to NetworkManager: %s"),
+			    local->message);
 		return NULL;
 	}
 	if (!nm_client_get_nm_running(client)) {
-		g_set_error_literal(error,
-				    G_IO_ERROR,
-				    G_IO_ERROR_NOT_CONNECTED,
-				    _("NetworkManager is not running"));
+		g_set_error_literal(
+		    error, MG_ERROR, MG_ERROR_NM_NOT_RUNNING, _("NetworkManager is not running"));
 		return NULL;
 	}
 	return g_steal_pointer(&client);
@@ -148,8 +151,8 @@ mg_cli_lock_profiles(GError **error)
 		gint64 waited = g_get_monotonic_time() - start;
 		if (waited > MG_CLI_LOCK_WAIT_S * G_USEC_PER_SEC) {
 			g_set_error(error,
-				    G_IO_ERROR,
-				    G_IO_ERROR_BUSY,
+				    MG_ERROR,
+				    MG_ERROR_BUSY,
 				    _("macguised has been writing profiles for more than %d s; try "
 				      "again later"),
 				    MG_CLI_LOCK_WAIT_S);
@@ -224,11 +227,20 @@ mg_cli_update_profile(NMRemoteConnection *rc, NMConnection *changed, GError **er
 	g_main_loop_run(w.loop);
 	g_main_loop_unref(w.loop);
 	if (w.error != NULL) {
+		g_autofree char *remote = g_dbus_error_get_remote_error(w.error);
+		gboolean denied =
+		    g_error_matches(
+			w.error, NM_SETTINGS_ERROR, NM_SETTINGS_ERROR_PERMISSION_DENIED) ||
+		    g_error_matches(w.error, G_DBUS_ERROR, G_DBUS_ERROR_ACCESS_DENIED) ||
+		    (remote != NULL && g_str_has_suffix(remote, "PermissionDenied"));
 		g_dbus_error_strip_remote_error(w.error);
-		g_propagate_prefixed_error(error,
-					   w.error,
-					   _("NetworkManager refused to change '%s': "),
-					   nm_connection_get_id(NM_CONNECTION(rc)));
+		g_set_error(error,
+			    MG_ERROR,
+			    denied ? MG_ERROR_PERMISSION : MG_ERROR_REFUSED,
+			    _("NetworkManager refused to change '%s': %s"),
+			    nm_connection_get_id(NM_CONNECTION(rc)),
+			    w.error->message);
+		g_error_free(w.error);
 		return FALSE;
 	}
 	return TRUE;
@@ -273,11 +285,11 @@ mg_cli_daemon_call(
 	if (g_error_matches(local, G_DBUS_ERROR, G_DBUS_ERROR_SERVICE_UNKNOWN) ||
 	    g_error_matches(local, G_DBUS_ERROR, G_DBUS_ERROR_NAME_HAS_NO_OWNER)) {
 		g_set_error_literal(
-		    error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED, _("macguised is not running"));
+		    error, MG_ERROR, MG_ERROR_DAEMON_NOT_RUNNING, _("macguised is not running"));
 	} else if (g_error_matches(local, G_DBUS_ERROR, G_DBUS_ERROR_ACCESS_DENIED)) {
 		g_set_error_literal(error,
-				    G_IO_ERROR,
-				    G_IO_ERROR_PERMISSION_DENIED,
+				    MG_ERROR,
+				    MG_ERROR_PERMISSION,
 				    _("only root may ask macguised for this"));
 	} else {
 		g_dbus_error_strip_remote_error(local);

@@ -8,6 +8,34 @@
 #include <glib/gi18n.h>
 #include <stdio.h>
 
+#include "mg-error.h"
+
+static gboolean mg_cli_json_errors;
+
+void
+mg_cli_set_json_errors(gboolean json)
+{
+	mg_cli_json_errors = json;
+}
+
+/* With --json, an error is also a JSON object on standard output:
+ * {"error": {"id": …, "command": …, "message": …}}, the id a stable word
+ * (mg_error_id), the message translated. */
+static void
+mg_cli_print_json_error(const char *command, const char *id, const char *message)
+{
+	g_autoptr(JsonNode) root = json_node_new(JSON_NODE_OBJECT);
+	JsonObject *o = json_object_new();
+	JsonObject *e = json_object_new();
+
+	json_object_set_string_member(e, "id", id);
+	json_object_set_string_member(e, "command", command);
+	json_object_set_string_member(e, "message", message);
+	json_object_set_object_member(o, "error", e);
+	json_node_take_object(root, o);
+	mg_cli_print_json(root);
+}
+
 int
 mg_cli_usage_error(const char *command, const char *format, ...)
 {
@@ -19,6 +47,8 @@ mg_cli_usage_error(const char *command, const char *format, ...)
 	va_end(args);
 	/* TRANSLATORS: the first %s is a command name such as "generate" */
 	g_printerr(_("macguise %s: %s (see 'macguise %s --help')\n"), command, msg, command);
+	if (mg_cli_json_errors)
+		mg_cli_print_json_error(command, "usage", msg);
 	return MG_EXIT_USAGE;
 }
 
@@ -26,6 +56,8 @@ int
 mg_cli_failure(const char *command, const GError *error)
 {
 	g_printerr("macguise %s: %s\n", command, error->message);
+	if (mg_cli_json_errors)
+		mg_cli_print_json_error(command, mg_error_id(error), error->message);
 	return MG_EXIT_FAILURE;
 }
 

@@ -40,6 +40,9 @@ gboolean mg_cli_parse_options(const char *command,
 			      const GOptionEntry *entries,
 			      int *argc,
 			      char ***argv);
+/* Errors are also printed as JSON on standard output (the command line has
+ * --json); see mg_cli_failure. */
+void mg_cli_set_json_errors(gboolean json);
 int mg_cli_usage_error(const char *command, const char *format, ...) G_GNUC_PRINTF(2, 3);
 int mg_cli_failure(const char *command, const GError *error);
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* macguise audit and harden: what still links a person across a profile's
- * addresses, and the fixes for it (core/mg-audit.c decides; this reads the
- * settings out of NetworkManager and writes the fixes back). */
+/* macguise audit: what still links a person across a profile's addresses
+ * (core/mg-audit.c decides; this reads the settings out of NetworkManager).
+ * mg-cmd-harden.c writes the fixes back. */
 #define G_LOG_DOMAIN "macguise"
 
 #include "config.h"
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "mg-audit.h"
+#include "mg-cli-audit.h"
 #include "mg-cli-nm.h"
 #include "mg-cli.h"
 #include "mg-profile.h"
@@ -53,7 +54,7 @@ mg_strcmp_ptr(gconstpointer a, gconstpointer b)
 }
 
 /* Whether NetworkManager scans with the card's own address. */
-static gboolean
+gboolean
 mg_scan_randomization_off(void)
 {
 	const char *env = g_getenv("MACGUISE_NM_CONF");
@@ -141,7 +142,7 @@ mg_audit_input(NMConnection *c,
 }
 
 /* The profile's findings under the policy in effect. */
-static GPtrArray *
+GPtrArray *
 mg_audit_connection(MgCliState *st, NMConnection *c)
 {
 	const MgProfileState *p = mg_state_get_profile(st->state, nm_connection_get_uuid(c));
@@ -163,7 +164,7 @@ mg_audit_connection(MgCliState *st, NMConnection *c)
 	return findings;
 }
 
-static JsonObject *
+JsonObject *
 mg_finding_json(const MgFinding *f)
 {
 	JsonObject *o = json_object_new();
@@ -177,7 +178,7 @@ mg_finding_json(const MgFinding *f)
 	return o;
 }
 
-static void
+void
 mg_finding_print(const MgFinding *f)
 {
 	/* TRANSLATORS: severities, as `macguise audit` shows them */
@@ -256,136 +257,4 @@ mg_cmd_audit(int argc, char **argv)
 	}
 	mg_cli_state_clear(&st);
 	return MG_EXIT_OK;
-}
-
-/* harden ------------------------------------------------------------------------ */
-
-static void
-mg_harden_apply(NMConnection *c, const MgFinding *f)
-{
-	NMSettingIPConfig *ip4 = nm_connection_get_setting_ip4_config(c);
-	NMSettingIPConfig *ip6 = nm_connection_get_setting_ip6_config(c);
-	const char *s = f->setting;
-
-	if (g_str_has_prefix(s, MG_POLICY_KEY_PREFIX)) {
-		NMSetting *user =
-		    nm_connection_get_setting_by_name(c, NM_SETTING_USER_SETTING_NAME);
-		if (user == NULL) {
-			user = nm_setting_user_new();
-			nm_connection_add_setting(c, user);
-		}
-		nm_setting_user_set_data(NM_SETTING_USER(user), s, f->value, NULL);
-	} else if (g_str_has_suffix(s, ".cloned-mac-address")) {
-		if ((mg_profile_class(c) & MG_CLASS_WIRELESS) != 0)
-			g_object_set(nm_connection_get_setting_wireless(c),
-				     NM_SETTING_WIRELESS_CLONED_MAC_ADDRESS,
-				     NULL,
-				     NULL);
-		else
-			g_object_set(nm_connection_get_setting_wired(c),
-				     NM_SETTING_WIRED_CLONED_MAC_ADDRESS,
-				     NULL,
-				     NULL);
-	} else if (g_strcmp0(s, "ipv6.addr-gen-mode") == 0) {
-		g_object_set(ip6,
-			     NM_SETTING_IP6_CONFIG_ADDR_GEN_MODE,
-			     (int)NM_SETTING_IP6_CONFIG_ADDR_GEN_MODE_STABLE_PRIVACY,
-			     NULL);
-	} else if (g_strcmp0(s, "ipv6.ip6-privacy") == 0) {
-		g_object_set(ip6,
-			     NM_SETTING_IP6_CONFIG_IP6_PRIVACY,
-			     NM_SETTING_IP6_CONFIG_PRIVACY_PREFER_TEMP_ADDR,
-			     NULL);
-	} else if (g_strcmp0(s, "ipv6.dhcp-duid") == 0) {
-		g_object_set(ip6, NM_SETTING_IP6_CONFIG_DHCP_DUID, f->value, NULL);
-	} else if (g_strcmp0(s, "ipv4.dhcp-client-id") == 0) {
-		g_object_set(ip4, NM_SETTING_IP4_CONFIG_DHCP_CLIENT_ID, f->value, NULL);
-	} else if (g_strcmp0(s, "ipv4.dhcp-send-hostname") == 0) {
-		g_object_set(ip4, NM_SETTING_IP_CONFIG_DHCP_SEND_HOSTNAME, FALSE, NULL);
-	} else if (g_strcmp0(s, "ipv6.dhcp-send-hostname") == 0) {
-		g_object_set(ip6, NM_SETTING_IP_CONFIG_DHCP_SEND_HOSTNAME, FALSE, NULL);
-	} else {
-		g_assert_not_reached();
-	}
-}
-
-int
-mg_cmd_harden(int argc, char **argv)
-{
-	gboolean all = FALSE;
-	const GOptionEntry entries[] = {
-		{ "all",
-		  'a',
-		  0,
-		  G_OPTION_ARG_NONE,
-		  &all,
-		  N_("Every Ethernet and Wi-Fi profile"),
-		  NULL },
-		{ NULL },
-	};
-	g_autoptr(NMClient) client = NULL;
-	g_autoptr(GPtrArray) profiles = NULL;
-	g_autoptr(GError) error = NULL;
-	int status = MG_EXIT_OK;
-	MgCliState st;
-
-	if (!mg_cli_parse_options(
-		"harden",
-		_("PROFILE…|--all"),
-		_("Apply every fix `macguise audit` names, and macguise.harden=yes."),
-		entries,
-		&argc,
-		&argv))
-		return MG_EXIT_USAGE;
-	if (all == (argc > 1))
-		return mg_cli_usage_error("harden", _("name profiles or say --all, not both"));
-	if (!mg_cli_lock_profiles(&error)) {
-		mg_cli_failure("harden", error);
-		return MG_EXIT_FAILURE;
-	}
-	if (!mg_cli_open("harden", all ? NULL : argv + 1, &client, &profiles))
-		return MG_EXIT_FAILURE;
-	mg_cli_state_load(&st);
-
-	for (guint i = 0; i < profiles->len; i++) {
-		NMRemoteConnection *rc = g_ptr_array_index(profiles, i);
-		g_autoptr(NMConnection) copy = nm_simple_connection_new_clone(NM_CONNECTION(rc));
-		g_autoptr(GPtrArray) findings = mg_audit_connection(&st, copy);
-		g_autoptr(GError) local = NULL;
-		MgFinding harden = { "harden", MG_SEVERITY_LOW, NULL, "macguise.harden", "yes",
-				     NULL,     FALSE,           NULL };
-		guint applied = 0;
-
-		for (guint j = 0; j < findings->len; j++) {
-			const MgFinding *f = g_ptr_array_index(findings, j);
-			if (f->advice)
-				continue;
-			mg_harden_apply(copy, f);
-			applied++;
-		}
-		mg_harden_apply(copy, &harden);
-		if (!mg_cli_update_profile(rc, copy, &local)) {
-			mg_cli_failure("harden", local);
-			status = MG_EXIT_FAILURE;
-			continue;
-		}
-		g_print(
-		    g_dngettext(
-			GETTEXT_PACKAGE, "%s: %u fix applied\n", "%s: %u fixes applied\n", applied),
-		    nm_connection_get_id(copy),
-		    applied);
-		for (guint j = 0; j < findings->len; j++) {
-			const MgFinding *f = g_ptr_array_index(findings, j);
-			if (f->advice)
-				g_print(_("  Left to you: %s\n    %s\n"), f->message, f->fix);
-		}
-	}
-	if (mg_scan_randomization_off()) {
-		g_autoptr(MgFinding) f = mg_audit_scan_randomization();
-		g_print(_("Not changed, as it is NetworkManager's global setting: %s\n  %s\n"),
-			f->message,
-			f->fix);
-	}
-	mg_cli_state_clear(&st);
-	return status;
 }

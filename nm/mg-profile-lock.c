@@ -13,7 +13,8 @@ int
 mg_profile_lock_open(const char *state_dir, GError **error)
 {
 	g_autofree char *path = g_build_filename(state_dir, MG_PROFILE_LOCK_FILE, NULL);
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	/* Read-only is enough for flock, and keeps a remount read-only possible. */
+	int fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 
 	if (fd < 0) {
 		int saved = errno;

@@ -117,6 +117,19 @@ def usage_errors_exit_2_with_one_line():
 
 
 @mgtap.test
+def with_json_a_usage_error_is_also_a_json_object():
+    for args in (("generate", "--count", "0", "--json"), ("generate", "--json", "--bogus"),
+                 ("vendors", "--class", "radio", "--json")):
+        p = run(*args)
+        assert p.returncode == 2, (args, p.returncode)
+        err = json.loads(p.stdout)["error"]
+        assert err["id"] == "usage" and err["command"] == args[0] and err["message"], err
+        assert p.stderr.startswith("macguise "), p.stderr
+    # Without --json, standard output stays empty.
+    assert run("generate", "--count", "0").stdout == ""
+
+
+@mgtap.test
 def help_on_every_command():
     for args in (("--help",), ("generate", "--help"), ("lookup", "--help"), ("vendors", "--help")):
         p = run(*args)

@@ -181,6 +181,10 @@ def rotate_with_and_without_now():
     NM.nmcli("connection", "delete", "left-alone")
     p = cli("rotate", "e1", user=65534)
     assert p.returncode == 1 and "root" in p.stderr, p.stderr
+    p = cli("rotate", "e1", "--json", user=65534)
+    assert p.returncode == 1 and json.loads(p.stdout)["error"]["id"] == "permission-denied", (p.stdout, p.stderr)
+    p = cli("policy", "no-such-profile", "--json")
+    assert p.returncode == 1 and json.loads(p.stdout)["error"]["id"] == "not-found", p.stdout
 
 
 LEAKS = {"ipv6-eui64", "ipv6-no-temporary", "stable-id-kept", "dhcp-client-id-permanent",
@@ -222,6 +226,21 @@ def audit_finds_each_leak_on_a_leaky_profile():
     subprocess.run(["ip", "netns", "exec", NM.ns, "sh", "-c", fix], env=NM.env, check=True)
     after = {f["id"] for f in cli_json("audit", "leaky")["profiles"][0]["findings"]}
     assert after == LEAKS - {"ipv6-eui64"}, after
+
+
+@mgtap.test
+def harden_dry_run_says_what_it_would_fix_and_changes_nothing():
+    before = {n: keyfile(n) for n in ("leaky", "fixed")}
+    p = cli("harden", "--dry-run", "leaky", "fixed")
+    assert p.returncode == 0, p.stderr
+    assert "leaky: 6 fixes would be applied" in p.stdout and "Would fix:" in p.stdout, p.stdout
+    out = cli_json("harden", "--dry-run", "leaky", "fixed")
+    assert out["dry_run"] is True
+    leaky = next(x for x in out["profiles"] if x["id"] == "leaky")
+    # what the audit test left: its leaks but the one it fixed by hand
+    assert {f["id"] for f in leaky["fixes"]} == LEAKS - {"ipv6-eui64"}, leaky
+    assert leaky["written"] is False, leaky
+    assert {n: keyfile(n) for n in ("leaky", "fixed")} == before
 
 
 @mgtap.test
@@ -328,6 +347,11 @@ def an_unprivileged_user_cannot_change_a_profile():
     before = keyfile("e1")
     p = cli("policy", "e1", "mode=off", user=65534)
     assert p.returncode == 1 and "refused" in p.stderr, p.stderr
+    # (NetworkManager here has no polkit to ask, so it fails the
+    # authorization check rather than denying: "refused", not
+    # "permission-denied".)
+    p = cli("policy", "e1", "mode=off", "--json", user=65534)
+    assert p.returncode == 1 and json.loads(p.stdout)["error"]["id"] == "refused", (p.stdout, p.stderr)
     assert keyfile("e1") == before
     # Reading is fine, from macguised's status.
     p = cli("status", user=65534)
@@ -372,6 +396,8 @@ def without_networkmanager_a_clear_error():
     assert p.returncode == 1 and "NetworkManager is not running" in p.stderr, p.stderr
     p = cli("policy", "e1", "mode=off")
     assert p.returncode == 1 and "NetworkManager is not running" in p.stderr, p.stderr
+    p = cli("status", "--json")
+    assert p.returncode == 1 and json.loads(p.stdout)["error"]["id"] == "networkmanager-not-running", p.stdout
 
 
 try:
