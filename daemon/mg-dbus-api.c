@@ -1,42 +1,176 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The D-Bus face of macguised: the introspection data is a GResource, the
- * methods call MgService. Only root may call the methods that change
- * anything; the D-Bus policy in data/ says the same, this checks it again. */
+/* The D-Bus face of macguised: the introspection data is a GResource, and
+ * each method is one handler in a table that says whether only root may
+ * call it (the D-Bus policy in data/ says the same; this checks it again).
+ * Who the caller is is asked of the bus asynchronously, once per
+ * connection. */
 #define G_LOG_DOMAIN "macguised"
 
 #include "config.h"
 
 #include "mg-dbus-api.h"
 
+#include <pwd.h>
+
+/* Callers remembered (unique names are never reused on a bus); beyond
+ * this many, the bus is asked again. */
+#define MG_DBUS_MAX_CALLERS 256
+
 typedef struct {
 	MgService *service;
 	GCallback lost;
 	gpointer lost_data;
 	GDBusNodeInfo *info;
+	GDBusConnection *connection;
+	GHashTable *callers; /* unique name -> uid */
+	gulong changed_id;
 } MgDbusApi;
 
-static gboolean
-mg_dbus_caller_is_root(GDBusMethodInvocation *invocation)
-{
-	GDBusConnection *conn = g_dbus_method_invocation_get_connection(invocation);
-	g_autoptr(GVariant) ret = NULL;
-	guint32 uid = G_MAXUINT32;
+typedef void (*MgDbusHandler)(MgDbusApi *api,
+			      GVariant *parameters,
+			      GDBusMethodInvocation *invocation,
+			      guint32 uid);
 
-	ret = g_dbus_connection_call_sync(
-	    conn,
-	    "org.freedesktop.DBus",
-	    "/org/freedesktop/DBus",
-	    "org.freedesktop.DBus",
-	    "GetConnectionUnixUser",
-	    g_variant_new("(s)", g_dbus_method_invocation_get_sender(invocation)),
-	    G_VARIANT_TYPE("(u)"),
-	    G_DBUS_CALL_FLAGS_NONE,
-	    5000,
-	    NULL,
-	    NULL);
-	if (ret != NULL)
+typedef struct {
+	const char *method;
+	MgDbusHandler handler;
+	gboolean needs_root;
+} MgDbusMethod;
+
+static void
+mg_dbus_reply(GDBusMethodInvocation *invocation, GVariant *value, GError *error)
+{
+	if (value == NULL)
+		g_dbus_method_invocation_return_gerror(invocation, error);
+	else
+		g_dbus_method_invocation_return_value(invocation, g_variant_new_tuple(&value, 1));
+}
+
+static void
+mg_dbus_get_status(MgDbusApi *api,
+		   GVariant *parameters,
+		   GDBusMethodInvocation *invocation,
+		   guint32 uid)
+{
+	struct passwd pw, *found = NULL;
+	char buf[1024];
+
+	if (uid != G_MAXUINT32)
+		(void)getpwuid_r((uid_t)uid, &pw, buf, sizeof(buf), &found);
+	mg_dbus_reply(invocation,
+		      mg_service_get_status(api->service, found != NULL ? found->pw_name : NULL),
+		      NULL);
+}
+
+static void
+mg_dbus_rotate(MgDbusApi *api, GVariant *parameters, GDBusMethodInvocation *invocation, guint32 uid)
+{
+	g_autoptr(GError) error = NULL;
+	const char *profile;
+	gboolean now;
+	GVariant *outcomes;
+
+	g_variant_get(parameters, "(&sb)", &profile, &now);
+	outcomes = mg_service_rotate(api->service, profile, now, &error);
+	mg_dbus_reply(invocation, outcomes, error);
+}
+
+static void
+mg_dbus_reload(MgDbusApi *api, GVariant *parameters, GDBusMethodInvocation *invocation, guint32 uid)
+{
+	g_autoptr(GError) error = NULL;
+
+	if (!mg_service_reload(api->service, &error))
+		g_dbus_method_invocation_return_gerror(invocation, error);
+	else
+		g_dbus_method_invocation_return_value(invocation, NULL);
+}
+
+static void
+mg_dbus_get_link_check(MgDbusApi *api,
+		       GVariant *parameters,
+		       GDBusMethodInvocation *invocation,
+		       guint32 uid)
+{
+	const char *profile;
+
+	g_variant_get(parameters, "(&s)", &profile);
+	g_dbus_method_invocation_return_value(invocation,
+					      mg_service_get_link_check(api->service, profile));
+}
+
+static void
+mg_dbus_report_verdict(MgDbusApi *api,
+		       GVariant *parameters,
+		       GDBusMethodInvocation *invocation,
+		       guint32 uid)
+{
+	g_autoptr(GError) error = NULL;
+	const char *profile, *iface, *address, *verdict, *evidence, *outcome;
+	guint32 duration_ms;
+
+	g_variant_get(parameters,
+		      "(&s&s&s&s&su)",
+		      &profile,
+		      &iface,
+		      &address,
+		      &verdict,
+		      &evidence,
+		      &duration_ms);
+	outcome = mg_service_report_verdict(
+	    api->service, profile, iface, address, verdict, evidence, duration_ms, &error);
+	mg_dbus_reply(invocation, outcome != NULL ? g_variant_new_string(outcome) : NULL, error);
+}
+
+static const MgDbusMethod mg_dbus_methods[] = {
+	{ "GetStatus", mg_dbus_get_status, FALSE },
+	{ "Rotate", mg_dbus_rotate, TRUE },
+	{ "Reload", mg_dbus_reload, TRUE },
+	{ "GetLinkCheck", mg_dbus_get_link_check, TRUE },
+	{ "ReportVerdict", mg_dbus_report_verdict, TRUE },
+};
+
+/* A call waiting for the bus to say who made it. */
+typedef struct {
+	MgDbusApi *api;
+	const MgDbusMethod *method;
+	GDBusMethodInvocation *invocation;
+} MgDbusCall;
+
+static void
+mg_dbus_dispatch(MgDbusApi *api,
+		 const MgDbusMethod *method,
+		 GDBusMethodInvocation *invocation,
+		 guint32 uid)
+{
+	if (method->needs_root && uid != 0) {
+		g_dbus_method_invocation_return_dbus_error(
+		    invocation,
+		    "org.freedesktop.DBus.Error.AccessDenied",
+		    "only root may change macguise's addresses");
+		return;
+	}
+	method->handler(api, g_dbus_method_invocation_get_parameters(invocation), invocation, uid);
+}
+
+static void
+mg_dbus_caller_known(GObject *source, GAsyncResult *result, gpointer user_data)
+{
+	MgDbusCall *call = user_data;
+	g_autoptr(GVariant) ret =
+	    g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, NULL);
+	guint32 uid = G_MAXUINT32; /* unknown: no one in particular */
+
+	if (ret != NULL) {
 		g_variant_get(ret, "(u)", &uid);
-	return uid == 0;
+		if (g_hash_table_size(call->api->callers) >= MG_DBUS_MAX_CALLERS)
+			g_hash_table_remove_all(call->api->callers);
+		g_hash_table_insert(call->api->callers,
+				    g_strdup(g_dbus_method_invocation_get_sender(call->invocation)),
+				    GUINT_TO_POINTER(uid));
+	}
+	mg_dbus_dispatch(call->api, call->method, call->invocation, uid);
+	g_free(call);
 }
 
 static void
@@ -50,68 +184,61 @@ mg_dbus_method_call(GDBusConnection *connection,
 		    gpointer user_data)
 {
 	MgDbusApi *api = user_data;
-	g_autoptr(GError) error = NULL;
+	const MgDbusMethod *method = NULL;
+	gpointer uid;
+	MgDbusCall *call;
 
-	if (g_strcmp0(method_name, "GetStatus") == 0) {
-		g_dbus_method_invocation_return_value(
-		    invocation,
-		    g_variant_new_tuple((GVariant *[]){ mg_service_get_status(api->service) }, 1));
-		return;
+	for (guint i = 0; i < G_N_ELEMENTS(mg_dbus_methods); i++) {
+		if (g_strcmp0(method_name, mg_dbus_methods[i].method) == 0)
+			method = &mg_dbus_methods[i];
 	}
-	if (!mg_dbus_caller_is_root(invocation)) {
-		g_dbus_method_invocation_return_dbus_error(
-		    invocation,
-		    "org.freedesktop.DBus.Error.AccessDenied",
-		    "only root may change macguise's addresses");
-		return;
-	}
-	if (g_strcmp0(method_name, "Rotate") == 0) {
-		const char *profile;
-		gboolean now;
-		GVariant *outcomes;
-		g_variant_get(parameters, "(&sb)", &profile, &now);
-		outcomes = mg_service_rotate(api->service, profile, now, &error);
-		if (outcomes == NULL)
-			g_dbus_method_invocation_return_gerror(invocation, error);
-		else
-			g_dbus_method_invocation_return_value(invocation,
-							      g_variant_new_tuple(&outcomes, 1));
-	} else if (g_strcmp0(method_name, "Reload") == 0) {
-		if (!mg_service_reload(api->service, &error))
-			g_dbus_method_invocation_return_gerror(invocation, error);
-		else
-			g_dbus_method_invocation_return_value(invocation, NULL);
-	} else if (g_strcmp0(method_name, "GetLinkCheck") == 0) {
-		const char *profile;
-		g_variant_get(parameters, "(&s)", &profile);
-		g_dbus_method_invocation_return_value(
-		    invocation, mg_service_get_link_check(api->service, profile));
-	} else if (g_strcmp0(method_name, "ReportVerdict") == 0) {
-		const char *profile, *iface, *address, *verdict, *evidence;
-		const char *outcome;
-		guint32 duration_ms;
-		g_variant_get(parameters,
-			      "(&s&s&s&s&su)",
-			      &profile,
-			      &iface,
-			      &address,
-			      &verdict,
-			      &evidence,
-			      &duration_ms);
-		outcome = mg_service_report_verdict(
-		    api->service, profile, iface, address, verdict, evidence, duration_ms, &error);
-		if (outcome == NULL)
-			g_dbus_method_invocation_return_gerror(invocation, error);
-		else
-			g_dbus_method_invocation_return_value(invocation,
-							      g_variant_new("(s)", outcome));
-	} else {
+	if (method == NULL) {
 		g_dbus_method_invocation_return_dbus_error(
 		    invocation, "org.freedesktop.DBus.Error.UnknownMethod", method_name);
+		return;
 	}
+	if (sender != NULL && g_hash_table_lookup_extended(api->callers, sender, NULL, &uid)) {
+		mg_dbus_dispatch(api, method, invocation, GPOINTER_TO_UINT(uid));
+		return;
+	}
+	call = g_new0(MgDbusCall, 1);
+	call->api = api;
+	call->method = method;
+	call->invocation = invocation; /* owned until it is answered */
+	g_dbus_connection_call(connection,
+			       "org.freedesktop.DBus",
+			       "/org/freedesktop/DBus",
+			       "org.freedesktop.DBus",
+			       "GetConnectionUnixUser",
+			       g_variant_new("(s)", sender != NULL ? sender : ""),
+			       G_VARIANT_TYPE("(u)"),
+			       G_DBUS_CALL_FLAGS_NONE,
+			       5000,
+			       NULL,
+			       mg_dbus_caller_known,
+			       call);
 }
 
 static const GDBusInterfaceVTable mg_dbus_vtable = { mg_dbus_method_call, NULL, NULL, { 0 } };
+
+/* ProfilesChanged(as uuids): a page showing the status need not poll. */
+static void
+mg_dbus_profiles_changed(MgService *service, GStrv uuids, gpointer user_data)
+{
+	MgDbusApi *api = user_data;
+	g_autoptr(GError) error = NULL;
+
+	if (api->connection == NULL)
+		return;
+	if (!g_dbus_connection_emit_signal(api->connection,
+					   NULL,
+					   MG_DBUS_PATH,
+					   MG_DBUS_INTERFACE,
+					   "ProfilesChanged",
+					   g_variant_new("(^as)", uuids),
+					   &error))
+		g_debug("cannot emit ProfilesChanged: %s", error->message);
+}
 
 static void
 mg_dbus_bus_acquired(GDBusConnection *connection, const char *name, gpointer user_data)
@@ -125,8 +252,11 @@ mg_dbus_bus_acquired(GDBusConnection *connection, const char *name, gpointer use
 					      &mg_dbus_vtable,
 					      api,
 					      NULL,
-					      &error) == 0)
+					      &error) == 0) {
 		g_warning("cannot export %s: %s", MG_DBUS_PATH, error->message);
+		return;
+	}
+	g_set_object(&api->connection, connection);
 }
 
 static void
@@ -147,7 +277,10 @@ mg_dbus_name_lost(GDBusConnection *connection, const char *name, gpointer user_d
 static void
 mg_dbus_api_free(MgDbusApi *api)
 {
+	g_clear_signal_handler(&api->changed_id, api->service);
 	g_object_unref(api->service);
+	g_clear_object(&api->connection);
+	g_hash_table_unref(api->callers);
 	g_dbus_node_info_unref(api->info);
 	g_free(api);
 }
@@ -166,6 +299,9 @@ mg_dbus_api_own(MgService *service, GCallback lost, gpointer lost_data)
 	api->service = g_object_ref(service);
 	api->lost = lost;
 	api->lost_data = lost_data;
+	api->callers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	api->changed_id = g_signal_connect(
+	    service, "profiles-changed", G_CALLBACK(mg_dbus_profiles_changed), api);
 	return g_bus_own_name(G_BUS_TYPE_SYSTEM,
 			      MG_DBUS_NAME,
 			      G_BUS_NAME_OWNER_FLAGS_NONE,

@@ -32,8 +32,20 @@ mg_service_add_checks(GVariantBuilder *d, const MgProfileState *p)
 		    d, "{sv}", "recognised-at", g_variant_new_int64(p->recognised_at));
 }
 
+/* What NetworkManager would show the user: a profile whose
+ * connection.permissions name users is theirs (and root's) alone. */
+static gboolean
+mg_service_visible_to(NMConnection *c, const char *user)
+{
+	NMSettingConnection *s = nm_connection_get_setting_connection(c);
+
+	if (s == NULL || nm_setting_connection_get_num_permissions(s) == 0)
+		return TRUE;
+	return user != NULL && nm_setting_connection_permissions_user_allowed(s, user);
+}
+
 GVariant *
-mg_service_get_status(MgService *self)
+mg_service_get_status(MgService *self, const char *user)
 {
 	GVariantBuilder list;
 	const GPtrArray *connections =
@@ -50,7 +62,8 @@ mg_service_get_status(MgService *self)
 		g_autofree char *mode = NULL;
 		g_autofree char *rotate = NULL;
 
-		if (klass == MG_CLASS_NONE || uuid == NULL)
+		if (klass == MG_CLASS_NONE || uuid == NULL ||
+		    (g_strcmp0(user, "root") != 0 && !mg_service_visible_to(c, user)))
 			continue;
 		mg_profile_policy(&self->rt.config, self->rt.catalogue, c, klass, &policy);
 		mode = mg_policy_get(&policy, "mode");
@@ -142,6 +155,7 @@ mg_service_rotate_one(MgService *self, NMRemoteConnection *rc, gboolean now)
 	if ((r.actions & MG_DO_MARK_PENDING) != 0) {
 		mg_state_ensure_profile(self->rt.state, uuid)->pending = TRUE;
 		mg_service_save(self);
+		mg_service_note_changed(self, uuid);
 	}
 	if ((r.actions & MG_DO_ASSIGN) != 0)
 		mg_service_assign(self, rc, klass, &policy, FALSE, "");
@@ -276,6 +290,7 @@ mg_service_report_verdict(MgService *self,
 
 	digest = mg_state_log_digest(self->rt.state, &mac);
 	mg_state_record_verdict(p, verdict, evidence, now);
+	mg_service_note_changed(self, p->uuid);
 	if (verdict != MG_VERDICT_CONFLICT || !mg_service_manages(self, c, p)) {
 		mg_service_save(self);
 		g_message("profile '%s' on %s: address #%s: link check %s after %u ms: %s",

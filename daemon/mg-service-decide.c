@@ -124,6 +124,7 @@ mg_service_apply_state(
 	const char *id = nm_connection_get_id(connection);
 	MgProfileState *p = mg_state_ensure_profile(self->rt.state, uuid);
 
+	mg_service_note_changed(self, uuid);
 	if ((actions & MG_DO_HAND_BACK) != 0) {
 		p->user_owned = FALSE;
 		p->has_address = FALSE;
@@ -185,6 +186,7 @@ mg_service_adopt_link(MgService *self,
 	mg_state_assign(
 	    self->rt.state, p, mac, now, mg_schedule_due_at(policy, now, jitter), self->rt.boot_id);
 	p->used = TRUE;
+	mg_service_note_changed(self, nm_connection_get_uuid(connection));
 	if (!mg_service_save(self))
 		return FALSE;
 	digest = mg_state_log_digest(self->rt.state, mac);

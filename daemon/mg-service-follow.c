@@ -143,6 +143,7 @@ mg_service_active_changed(NMClient *client, GParamSpec *pspec, gpointer user_dat
 		if (g_strcmp0(g_hash_table_lookup(self->active, uuid), path) == 0)
 			continue;
 		g_hash_table_replace(self->active, g_strdup(uuid), g_strdup(path));
+		mg_service_note_changed(self, uuid);
 		/* Those found up at start are not new activations. */
 		if (self->synced)
 			g_hash_table_add(self->unchecked, g_strdup(uuid));
@@ -154,6 +155,7 @@ mg_service_active_changed(NMClient *client, GParamSpec *pspec, gpointer user_dat
 	g_hash_table_iter_init(&iter, self->active);
 	while (g_hash_table_iter_next(&iter, &k, NULL)) {
 		if (!g_hash_table_contains(now, k)) {
+			mg_service_note_changed(self, k);
 			g_ptr_array_add(gone, g_strdup(k));
 			g_hash_table_iter_remove(&iter);
 		}
@@ -172,6 +174,10 @@ static void
 mg_service_connection_changed(NMConnection *connection, gpointer user_data)
 {
 	MgService *self = user_data;
+	const char *uuid = nm_connection_get_uuid(connection);
+
+	if (uuid != NULL && mg_profile_class(connection) != MG_CLASS_NONE)
+		mg_service_note_changed(self, uuid);
 	mg_service_evaluate(self, NM_REMOTE_CONNECTION(connection), MG_EVENT_SEEN);
 	mg_service_rearm(self);
 }
@@ -187,7 +193,11 @@ static void
 mg_service_connection_added(NMClient *client, NMRemoteConnection *rc, gpointer user_data)
 {
 	MgService *self = user_data;
+	const char *uuid = nm_connection_get_uuid(NM_CONNECTION(rc));
+
 	mg_service_watch_connection(self, rc);
+	if (uuid != NULL && mg_profile_class(NM_CONNECTION(rc)) != MG_CLASS_NONE)
+		mg_service_note_changed(self, uuid);
 	mg_service_evaluate(self, rc, MG_EVENT_SEEN);
 	mg_service_rearm(self);
 }
@@ -201,6 +211,7 @@ mg_service_connection_removed(NMClient *client, NMRemoteConnection *rc, gpointer
 	if (uuid != NULL && mg_state_remove_profile(self->rt.state, uuid))
 		mg_service_save(self);
 	if (uuid != NULL) {
+		mg_service_note_changed(self, uuid);
 		g_hash_table_remove(self->wake_at, uuid);
 		g_hash_table_remove(self->writes, uuid);
 		g_hash_table_remove(self->settling, uuid);

@@ -51,6 +51,8 @@ struct _MgService {
 	gboolean lock_held;    /* while any write is under way */
 	GQueue locked_out;     /* MgWrite: started while the macguise command held the lock */
 	guint lock_retry_id;
+	GHashTable *changed; /* UUIDs whose status changed since "profiles-changed" */
+	guint changed_id;
 	GQueue deferred; /* UUIDs due a write while MG_SERVICE_MAX_WRITES were under way */
 	GHashTable *deferred_set;
 	GHashTable *wake_at;    /* UUID -> next instant worth waking for */
@@ -103,6 +105,7 @@ typedef struct {
 
 /* The object, the state file and the link-check index (mg-service.c) */
 gboolean mg_service_save(MgService *self);
+void mg_service_note_changed(MgService *self, const char *uuid);
 void mg_service_schedule_publish(MgService *self);
 GArray *mg_service_device_macs(MgService *self);
 

@@ -110,6 +110,7 @@ mg_service_write_succeeded(MgService *self, MgWrite *w)
 	g_autofree char *text = mg_mac_to_string(&w->mac);
 
 	g_hash_table_remove(self->writes, w->uuid);
+	mg_service_note_changed(self, w->uuid);
 	/* libnm's copy of the profile lags the write: until it shows the new
 	 * address, the old one there is not a revert. */
 	g_hash_table_replace(self->settling, g_strdup(w->uuid), g_memdup2(&w->mac, sizeof(w->mac)));

@@ -11,6 +11,31 @@ G_DEFINE_TYPE(MgService, mg_service, G_TYPE_OBJECT)
  * tried again with the back-off of a failed profile write: 5 s, 10 s, … up
  * to 10 min (mg_reconcile_retry_at). */
 
+enum { SIGNAL_PROFILES_CHANGED, N_SIGNALS };
+static guint mg_service_signals[N_SIGNALS];
+
+static gboolean
+mg_service_emit_changed(gpointer user_data)
+{
+	MgService *self = user_data;
+	g_autofree char **uuids = (char **)g_hash_table_get_keys_as_array(self->changed, NULL);
+
+	self->changed_id = 0;
+	g_signal_emit(self, mg_service_signals[SIGNAL_PROFILES_CHANGED], 0, uuids);
+	g_hash_table_remove_all(self->changed);
+	return G_SOURCE_REMOVE;
+}
+
+/* The status of @uuid changed: "profiles-changed" says so once the main
+ * loop is idle, for every profile that changed meanwhile. */
+void
+mg_service_note_changed(MgService *self, const char *uuid)
+{
+	g_hash_table_add(self->changed, g_strdup(uuid));
+	if (self->changed_id == 0)
+		self->changed_id = g_idle_add(mg_service_emit_changed, self);
+}
+
 static void
 mg_service_finalize(GObject *object)
 {
@@ -23,6 +48,8 @@ mg_service_finalize(GObject *object)
 	g_clear_handle_id(&self->publish_id, g_source_remove);
 	g_clear_handle_id(&self->save_retry_id, g_source_remove);
 	g_clear_handle_id(&self->lock_retry_id, g_source_remove);
+	g_clear_handle_id(&self->changed_id, g_source_remove);
+	g_clear_pointer(&self->changed, g_hash_table_unref);
 	g_queue_clear_full(&self->locked_out, (GDestroyNotify)mg_write_free);
 	if (self->profile_lock >= 0)
 		(void)close(self->profile_lock);
@@ -54,12 +81,24 @@ static void
 mg_service_class_init(MgServiceClass *klass)
 {
 	G_OBJECT_CLASS(klass)->finalize = mg_service_finalize;
+	/* The profiles (their UUIDs) whose status changed. */
+	mg_service_signals[SIGNAL_PROFILES_CHANGED] = g_signal_new("profiles-changed",
+								   G_TYPE_FROM_CLASS(klass),
+								   G_SIGNAL_RUN_LAST,
+								   0,
+								   NULL,
+								   NULL,
+								   NULL,
+								   G_TYPE_NONE,
+								   1,
+								   G_TYPE_STRV);
 }
 
 static void
 mg_service_init(MgService *self)
 {
 	self->profile_lock = -1;
+	self->changed = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	self->active = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	self->writes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	self->settling = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);

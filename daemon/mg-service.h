@@ -26,7 +26,9 @@ void mg_service_set_nm_state_dir(MgService *self, const char *nm_state_dir);
 void mg_service_start(MgService *self);
 
 /* The D-Bus API's operations (see data/org.macguise.Daemon1.xml). */
-GVariant *mg_service_get_status(MgService *self);
+/* Every Ethernet and Wi-Fi profile that @user (a user name; NULL: none
+ * known) may see, as GetStatus returns them. */
+GVariant *mg_service_get_status(MgService *self, const char *user);
 /* @profile: a UUID or id, or "" for every managed profile. */
 /* Each profile's outcome, as a(sss): its UUID, the outcome
  * (mg_rotation_outcome_to_string) and the reason's word. */

@@ -87,6 +87,23 @@ def status_is_open_and_shows_the_current_address_only():
 
 
 @mgtap.test
+def status_shows_a_user_only_the_profiles_networkmanager_would():
+    NM.add_ethernet("roots", "connection.permissions", "user:root")
+    NM.add_ethernet("nobodys", "connection.permissions", "user:nobody")
+    uuids = {n: NM.uuid_of(n) for n in ("roots", "nobodys", "e1")}
+    NM.wait_for("macguised to know both",
+                lambda: all(u in call("GetStatus").stdout for u in uuids.values()))
+    seen = call("GetStatus", user=NOBODY).stdout
+    assert uuids["nobodys"] in seen and uuids["e1"] in seen, seen
+    assert uuids["roots"] not in seen, "a profile only root may see, shown to nobody"
+    out = as_nobody(CLI, "status", "--json")
+    assert out.returncode == 0, out.stderr
+    assert "roots" not in {p["id"] for p in json.loads(out.stdout)["profiles"]}, out.stdout
+    for name in ("roots", "nobodys"):
+        NM.nmcli("connection", "delete", name)
+
+
+@mgtap.test
 def the_state_and_the_secret_key_are_root_only():
     state = os.path.join(NM.dir, "state")
     assert os.stat(state).st_mode & 0o777 == 0o700

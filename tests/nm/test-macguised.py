@@ -7,6 +7,7 @@ caught up with; nothing earlier is kept in plain text."""
 import json
 import os
 import re
+import select
 import subprocess
 import sys
 import time
@@ -286,6 +287,38 @@ def dbus_status_lists_profiles_with_their_current_address():
         assert f"'{cloned(name)}'" in out, name
     assert "'user-owned': <true>" in out  # e2
     assert "'class': <'wifi'>" in out
+
+
+def read_until(stream, predicate, timeout=20.0):
+    """Lines from @stream until one satisfies @predicate; that line."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([stream], [], [], deadline - time.monotonic())
+        line = stream.readline() if ready else ""
+        if line and predicate(line):
+            return line
+        if ready and not line:
+            break
+    raise AssertionError("the line never came")
+
+
+@mgtap.test
+def dbus_profiles_changed_is_signalled_when_a_status_changes():
+    monitor = subprocess.Popen(["ip", "netns", "exec", NM.ns, "gdbus", "monitor", "--system",
+                                "--dest", "org.macguise.Daemon1",
+                                "--object-path", "/org/macguise/Daemon1"],
+                               env=NM.env, stdout=subprocess.PIPE, text=True)
+    try:
+        read_until(monitor.stdout, lambda line: "is owned by" in line)
+        e1 = cloned("e1")
+        rotate("e1", False)
+        uuid = uuid_of("e1")
+        line = read_until(monitor.stdout, lambda l: "ProfilesChanged" in l and uuid in l)
+        assert "org.macguise.Daemon1.ProfilesChanged" in line, line
+        wait_cloned("e1", other_than=e1)
+    finally:
+        monitor.terminate()
+        monitor.wait(timeout=10)
 
 
 @mgtap.test
