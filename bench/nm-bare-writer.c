@@ -64,13 +64,14 @@ write_next(Writer *w)
 			nm_connection_add_setting(copy, NM_SETTING(s));
 		}
 		g_object_set(s, NM_SETTING_WIRED_CLONED_MAC_ADDRESS, mac, NULL);
-		nm_remote_connection_update2(rc,
-					     nm_connection_to_dbus(copy, NM_CONNECTION_SERIALIZE_ALL),
-					     NM_SETTINGS_UPDATE2_FLAG_TO_DISK,
-					     NULL,
-					     NULL,
-					     written,
-					     w);
+		nm_remote_connection_update2(
+		    rc,
+		    nm_connection_to_dbus(copy, NM_CONNECTION_SERIALIZE_ALL),
+		    NM_SETTINGS_UPDATE2_FLAG_TO_DISK,
+		    NULL,
+		    NULL,
+		    written,
+		    w);
 		w->in_flight++;
 		w->next++;
 	}

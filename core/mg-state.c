@@ -223,6 +223,21 @@ mg_state_record_verdict(MgProfileState *profile,
 }
 
 gboolean
+mg_state_is_current(MgState *state, const MgMac *mac)
+{
+	GHashTableIter iter;
+	gpointer value;
+
+	g_hash_table_iter_init(&iter, state->profiles);
+	while (g_hash_table_iter_next(&iter, NULL, &value)) {
+		const MgProfileState *p = value;
+		if (p->has_address && mg_mac_equal(&p->address, mac))
+			return TRUE;
+	}
+	return FALSE;
+}
+
+gboolean
 mg_state_was_used(MgState *state, const MgMac *mac)
 {
 	g_autofree char *digest = mg_state_history_digest(state, mac);
@@ -285,65 +300,111 @@ mg_state_prune_history(MgState *state, gint64 now, gint64 max_age, guint max_ent
 
 /* Serialising -------------------------------------------------------------- */
 
+/* Key files, written directly: GKeyFile's setters cost most of a save
+ * with thousands of profiles and history entries. The loader reads the
+ * text with GKeyFile, so a string is escaped as g_key_file_set_string
+ * escapes it. */
+static void
+mg_kf_string(GString *out, const char *key, const char *value)
+{
+	g_string_append_printf(out, "%s=", key);
+	for (const char *c = value; *c != '\0'; c++) {
+		switch (*c) {
+		case ' ':
+			g_string_append(out, c == value ? "\\s" : " ");
+			break;
+		case '\n':
+			g_string_append(out, "\\n");
+			break;
+		case '\t':
+			g_string_append(out, "\\t");
+			break;
+		case '\r':
+			g_string_append(out, "\\r");
+			break;
+		case '\\':
+			g_string_append(out, "\\\\");
+			break;
+		default:
+			g_string_append_c(out, *c);
+		}
+	}
+	g_string_append_c(out, '\n');
+}
+
+static void
+mg_kf_int(GString *out, const char *key, gint64 value)
+{
+	g_string_append_printf(out, "%s=%" G_GINT64_FORMAT "\n", key, value);
+}
+
+static void
+mg_kf_bool(GString *out, const char *key, gboolean value)
+{
+	g_string_append_printf(out, "%s=%s\n", key, value ? "true" : "false");
+}
+
+static void
+mg_state_profile_to_data(GString *out, const MgProfileState *p)
+{
+	g_string_append_printf(out, "\n[" MG_PROFILE_GROUP "%s]\n", p->uuid);
+	if (p->has_address) {
+		char mac[MG_MAC_STRLEN];
+		mg_mac_format(&p->address, mac);
+		mg_kf_string(out, "address", mac);
+	}
+	mg_kf_int(out, "assigned-at", p->assigned_at);
+	mg_kf_int(out, "due-at", p->due_at);
+	g_string_append_printf(out, "generation=%" G_GUINT64_FORMAT "\n", p->generation);
+	g_string_append_printf(out, "conflicts=%" G_GUINT64_FORMAT "\n", (guint64)p->conflicts);
+	mg_kf_string(out, "boot-id", p->boot_id != NULL ? p->boot_id : "");
+	mg_kf_bool(out, "used", p->used);
+	mg_kf_bool(out, "pending", p->pending);
+	mg_kf_bool(out, "user-owned", p->user_owned);
+	/* Link checks: only once there was one. */
+	if (p->verdict != MG_VERDICT_NONE) {
+		mg_kf_string(out, "verdict", mg_verdict_to_string(p->verdict));
+		mg_kf_string(out, "evidence", p->evidence);
+		mg_kf_int(out, "checked-at", p->checked_at);
+	}
+	if (p->conflict_at != 0) {
+		mg_kf_int(out, "conflict-at", p->conflict_at);
+		mg_kf_string(out, "conflict-evidence", p->conflict_evidence);
+	}
+	if (p->recovery_attempts != 0)
+		mg_kf_int(out, "recovery-attempts", p->recovery_attempts);
+	if (p->recovery_failed)
+		mg_kf_bool(out, "recovery-failed", TRUE);
+	if (p->recognised_at != 0)
+		mg_kf_int(out, "recognised-at", p->recognised_at);
+}
+
 char *
 mg_state_to_data(MgState *state, gsize *len)
 {
-	g_autoptr(GKeyFile) kf = g_key_file_new();
 	g_autoptr(GPtrArray) uuids = mg_state_list_profiles(state);
 	g_autoptr(GPtrArray) digests = mg_hash_table_keys(state->history);
 	g_autofree char *check = mg_state_key_check(state);
-	g_autofree char *body = NULL;
 	g_autofree char *integrity = NULL;
-	gsize body_len = 0;
-	char *out;
+	GString *out = g_string_sized_new(256 * (uuids->len + 1) + 48 * digests->len);
 
-	g_key_file_set_integer(kf, "macguise", "format", MG_STATE_FORMAT);
-	g_key_file_set_string(kf, "macguise", "key-check", check);
-	for (guint i = 0; i < uuids->len; i++) {
-		const MgProfileState *p = mg_state_get_profile(state, g_ptr_array_index(uuids, i));
-		g_autofree char *group = g_strconcat(MG_PROFILE_GROUP, p->uuid, NULL);
-		if (p->has_address) {
-			g_autofree char *mac = mg_mac_to_string(&p->address);
-			g_key_file_set_string(kf, group, "address", mac);
-		}
-		g_key_file_set_int64(kf, group, "assigned-at", p->assigned_at);
-		g_key_file_set_int64(kf, group, "due-at", p->due_at);
-		g_key_file_set_uint64(kf, group, "generation", p->generation);
-		g_key_file_set_uint64(kf, group, "conflicts", p->conflicts);
-		g_key_file_set_string(kf, group, "boot-id", p->boot_id != NULL ? p->boot_id : "");
-		g_key_file_set_boolean(kf, group, "used", p->used);
-		g_key_file_set_boolean(kf, group, "pending", p->pending);
-		g_key_file_set_boolean(kf, group, "user-owned", p->user_owned);
-		/* Link checks: only once there was one. */
-		if (p->verdict != MG_VERDICT_NONE) {
-			g_key_file_set_string(
-			    kf, group, "verdict", mg_verdict_to_string(p->verdict));
-			g_key_file_set_string(kf, group, "evidence", p->evidence);
-			g_key_file_set_int64(kf, group, "checked-at", p->checked_at);
-		}
-		if (p->conflict_at != 0) {
-			g_key_file_set_int64(kf, group, "conflict-at", p->conflict_at);
-			g_key_file_set_string(kf, group, "conflict-evidence", p->conflict_evidence);
-		}
-		if (p->recovery_attempts != 0)
-			g_key_file_set_uint64(kf, group, "recovery-attempts", p->recovery_attempts);
-		if (p->recovery_failed)
-			g_key_file_set_boolean(kf, group, "recovery-failed", TRUE);
-		if (p->recognised_at != 0)
-			g_key_file_set_int64(kf, group, "recognised-at", p->recognised_at);
-	}
+	g_string_append(out, "[macguise]\n");
+	mg_kf_int(out, "format", MG_STATE_FORMAT);
+	mg_kf_string(out, "key-check", check);
+	for (guint i = 0; i < uuids->len; i++)
+		mg_state_profile_to_data(out,
+					 mg_state_get_profile(state, g_ptr_array_index(uuids, i)));
 	g_ptr_array_sort(digests, mg_strcmp_indirect);
+	g_string_append(out, "\n[history]\n");
 	for (guint i = 0; i < digests->len; i++) {
 		const char *d = g_ptr_array_index(digests, i);
-		g_key_file_set_int64(
-		    kf, "history", d, *(gint64 *)g_hash_table_lookup(state->history, d));
+		mg_kf_int(out, d, *(gint64 *)g_hash_table_lookup(state->history, d));
 	}
-	body = g_key_file_to_data(kf, &body_len, NULL);
-	integrity = mg_state_integrity(body, body_len);
-	out = g_strdup_printf("%s" MG_INTEGRITY_MARK "%s\n", body, integrity);
+	integrity = mg_state_integrity(out->str, out->len);
+	g_string_append_printf(out, MG_INTEGRITY_MARK "%s\n", integrity);
 	if (len != NULL)
-		*len = strlen(out);
-	return out;
+		*len = out->len;
+	return g_string_free(out, FALSE);
 }
 
 /* Parsing ------------------------------------------------------------------ */

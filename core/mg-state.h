@@ -113,6 +113,8 @@ void mg_state_record_verdict(MgProfileState *profile,
 /* Records @mac in the reuse history: it is never handed out again. */
 void mg_state_remember(MgState *state, const MgMac *mac, gint64 now);
 gboolean mg_state_was_used(MgState *state, const MgMac *mac);
+/* Whether @mac is some profile's current address. */
+gboolean mg_state_is_current(MgState *state, const MgMac *mac);
 /* When @mac was last recorded in the history; 0 if never. */
 gint64 mg_state_remembered_at(MgState *state, const MgMac *mac);
 guint mg_state_history_size(MgState *state);

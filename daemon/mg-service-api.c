@@ -154,7 +154,7 @@ mg_service_rotate_one(MgService *self, NMRemoteConnection *rc, gboolean now)
 	r = mg_rotation_decide(&snap, now, g_get_real_time() / G_USEC_PER_SEC);
 	if ((r.actions & MG_DO_MARK_PENDING) != 0) {
 		mg_state_ensure_profile(self->rt.state, uuid)->pending = TRUE;
-		mg_service_save(self);
+		mg_service_commit_soon(self);
 		mg_service_note_changed(self, uuid);
 	}
 	if ((r.actions & MG_DO_ASSIGN) != 0)
@@ -292,7 +292,7 @@ mg_service_report_verdict(MgService *self,
 	mg_state_record_verdict(p, verdict, evidence, now);
 	mg_service_note_changed(self, p->uuid);
 	if (verdict != MG_VERDICT_CONFLICT || !mg_service_manages(self, c, p)) {
-		mg_service_save(self);
+		mg_service_commit_soon(self);
 		g_message("profile '%s' on %s: address #%s: link check %s after %u ms: %s",
 			  nm_connection_get_id(c),
 			  iface,
@@ -313,7 +313,7 @@ mg_service_report_verdict(MgService *self,
 		  evidence);
 	if (p->recovery_attempts >= self->rt.config.conflict_max_attempts) {
 		p->recovery_failed = TRUE;
-		mg_service_save(self);
+		mg_service_commit_soon(self);
 		g_warning(
 		    "profile '%s': still in conflict after %u new address(es); macguise stops "
 		    "and leaves the connection as it is",
@@ -322,7 +322,7 @@ mg_service_report_verdict(MgService *self,
 		return "gave-up";
 	}
 	p->recovery_attempts++;
-	mg_service_save(self);
+	mg_service_commit_soon(self);
 	mg_profile_policy(&self->rt.config, self->rt.catalogue, c, mg_profile_class(c), &policy);
 	if (!mg_service_assign(self, rc, mg_profile_class(c), &policy, TRUE, iface)) {
 		mg_policy_clear(&policy);

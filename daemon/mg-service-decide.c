@@ -165,7 +165,7 @@ mg_service_apply_state(
 		p->used = TRUE;
 	if ((actions & MG_DO_MARK_PENDING) != 0)
 		p->pending = TRUE;
-	mg_service_save(self);
+	mg_service_commit_soon(self);
 }
 
 /* First contact: the address NetworkManager drew from macguise's defaults
@@ -198,8 +198,9 @@ mg_service_adopt_link(MgService *self,
 
 /* A write waits for a free slot among MG_SERVICE_MAX_WRITES. */
 static gboolean
-mg_service_defer(MgService *self, const char *uuid)
+mg_service_defer(MgService *self, NMRemoteConnection *rc)
 {
+	const char *uuid = nm_connection_get_uuid(NM_CONNECTION(rc));
 	char *key;
 
 	if (g_hash_table_size(self->in_flight) < MG_SERVICE_MAX_WRITES)
@@ -207,7 +208,7 @@ mg_service_defer(MgService *self, const char *uuid)
 	if (!g_hash_table_contains(self->deferred_set, uuid)) {
 		key = g_strdup(uuid);
 		g_queue_push_tail(&self->deferred, key);
-		g_hash_table_add(self->deferred_set, key);
+		g_hash_table_insert(self->deferred_set, key, g_object_ref(rc));
 	}
 	return TRUE;
 }
@@ -253,7 +254,7 @@ mg_service_apply_writes(MgService *self,
 		mg_service_gate(self, rc, iface);
 		return;
 	}
-	if ((actions & (MG_DO_ASSIGN | MG_DO_REWRITE)) == 0 || mg_service_defer(self, uuid))
+	if ((actions & (MG_DO_ASSIGN | MG_DO_REWRITE)) == 0 || mg_service_defer(self, rc))
 		return;
 	if ((actions & MG_DO_ASSIGN) != 0) {
 		mg_service_assign(self, rc, klass, policy, FALSE, iface);

@@ -209,7 +209,7 @@ mg_service_connection_removed(NMClient *client, NMRemoteConnection *rc, gpointer
 	const char *uuid = nm_connection_get_uuid(NM_CONNECTION(rc));
 	/* The history keeps its addresses; only the profile's entry goes. */
 	if (uuid != NULL && mg_state_remove_profile(self->rt.state, uuid))
-		mg_service_save(self);
+		mg_service_commit_soon(self);
 	if (uuid != NULL) {
 		mg_service_note_changed(self, uuid);
 		g_hash_table_remove(self->wake_at, uuid);

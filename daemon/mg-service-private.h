@@ -51,6 +51,8 @@ struct _MgService {
 	gboolean lock_held;    /* while any write is under way */
 	GQueue locked_out;     /* MgWrite: started while the macguise command held the lock */
 	guint lock_retry_id;
+	GQueue to_commit; /* MgWrite: new addresses waiting for the save that records them */
+	guint commit_id;
 	GHashTable *changed; /* UUIDs whose status changed since "profiles-changed" */
 	guint changed_id;
 	GQueue deferred; /* UUIDs due a write while MG_SERVICE_MAX_WRITES were under way */
@@ -88,6 +90,7 @@ typedef struct {
 /* One profile write under way. */
 typedef struct {
 	MgService *self;
+	NMRemoteConnection *rc; /* the profile, for its lifetime's D-Bus calls */
 	char *uuid;
 	char *id;
 	MgMac mac;
@@ -123,7 +126,11 @@ void mg_service_write_over(MgService *self, NMRemoteConnection *rc);
 /* One write: the lock, the current copy, Update2 (mg-service-update.c) */
 void mg_service_write(
     MgService *self, NMRemoteConnection *rc, MgClass klass, gboolean new_stable_id, MgWrite *w);
+void mg_service_write_start(MgService *self, MgWrite *w);
 void mg_service_release_lock(MgService *self);
+/* Saves the state once the main loop is idle, then starts the writes of
+ * the new addresses it records. */
+void mg_service_commit_soon(MgService *self);
 gboolean mg_service_assign(MgService *self,
 			   NMRemoteConnection *rc,
 			   MgClass klass,

@@ -103,7 +103,8 @@ mg_service_update_read(GObject *source, GAsyncResult *result, gpointer user_data
 	g_autoptr(GVariant) settings = NULL;
 	g_autoptr(NMConnection) current = NULL;
 	g_autofree char *basis = NULL;
-	NMRemoteConnection *rc = nm_client_get_connection_by_uuid(self->client, w->uuid);
+	NMRemoteConnection *rc =
+	    w->rc != NULL && nm_object_get_client(NM_OBJECT(w->rc)) != NULL ? w->rc : NULL;
 
 	if (ret != NULL) {
 		g_variant_get(ret, "(@a{sa{sv}})", &settings);
@@ -139,7 +140,7 @@ static void
 mg_service_update_start(MgWrite *w)
 {
 	NMClient *client = w->self->client;
-	NMRemoteConnection *rc = nm_client_get_connection_by_uuid(client, w->uuid);
+	NMRemoteConnection *rc = w->rc;
 
 	g_dbus_connection_call(nm_client_get_dbus_connection(client),
 			       nm_client_get_dbus_name_owner(client),
@@ -180,6 +181,13 @@ mg_service_write(
 	w->new_stable_id = new_stable_id;
 	w->basis = mg_profile_basis(NM_CONNECTION(rc));
 	g_hash_table_add(self->in_flight, g_strdup(w->uuid));
+	mg_service_write_start(self, w);
+}
+
+/* @w (in flight, its basis taken) goes ahead once the lock is had. */
+void
+mg_service_write_start(MgService *self, MgWrite *w)
+{
 	if (mg_service_take_lock(self)) {
 		mg_service_update_start(w);
 		return;

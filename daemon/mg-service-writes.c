@@ -55,6 +55,7 @@ void
 mg_write_free(MgWrite *w)
 {
 	g_object_unref(w->self);
+	g_clear_object(&w->rc);
 	g_free(w->uuid);
 	g_free(w->id);
 	g_free(w->basis);
@@ -129,7 +130,7 @@ mg_service_write_succeeded(MgService *self, MgWrite *w)
 		p->recovery_attempts = 0;
 		p->recovery_failed = FALSE;
 	}
-	mg_service_save(self);
+	mg_service_commit_soon(self);
 	g_message("profile '%s': new address #%s (generation %" G_GUINT64_FORMAT ")",
 		  w->id,
 		  digest,
@@ -195,10 +196,10 @@ mg_service_write_over(MgService *self, NMRemoteConnection *rc)
 	while (g_hash_table_size(self->in_flight) < MG_SERVICE_MAX_WRITES &&
 	       !g_queue_is_empty(&self->deferred)) {
 		g_autofree char *uuid = g_queue_pop_head(&self->deferred);
-		NMRemoteConnection *next;
-		g_hash_table_remove(self->deferred_set, uuid);
-		next = nm_client_get_connection_by_uuid(self->client, uuid);
-		if (next != NULL)
+		g_autoptr(NMRemoteConnection) next = NULL;
+		g_hash_table_steal_extended(self->deferred_set, uuid, NULL, (gpointer *)&next);
+		/* (one NetworkManager removed meanwhile has no client) */
+		if (next != NULL && nm_object_get_client(NM_OBJECT(next)) != NULL)
 			mg_service_evaluate(self, next, MG_EVENT_TIMER);
 	}
 	mg_service_release_lock(self);
@@ -210,6 +211,8 @@ mg_write_new(MgService *self, NMConnection *connection, const MgMac *mac)
 {
 	MgWrite *w = g_new0(MgWrite, 1);
 	w->self = g_object_ref(self);
+	if (NM_IS_REMOTE_CONNECTION(connection))
+		w->rc = g_object_ref(NM_REMOTE_CONNECTION(connection));
 	w->uuid = g_strdup(nm_connection_get_uuid(connection));
 	w->id = g_strdup(nm_connection_get_id(connection));
 	w->mac = *mac;
@@ -259,21 +262,61 @@ mg_service_assign(MgService *self,
 		mg_state_remember(self->rt.state, &mac, now);
 	}
 	w = mg_write_new(self, connection, &mac);
-	if (!mg_service_save(self)) {
-		/* Not durably ours yet: NetworkManager must not have it. */
-		g_warning("profile '%s': keeps its address until a new one can be recorded in "
-			  "the state; trying again later",
-			  w->id);
-		mg_write_free(w);
-		return FALSE;
-	}
 	mg_random_fill(self->rt.rng, &jitter, sizeof(jitter));
 	w->assign = TRUE;
 	w->due_at = mg_schedule_due_at(policy, now, jitter);
 	w->for_conflict = for_conflict;
+	w->klass = klass;
+	w->new_stable_id = policy->harden;
 	if (reactivate_iface != NULL)
 		g_hash_table_replace(
 		    self->reactivate, g_strdup(w->uuid), g_strdup(reactivate_iface));
-	mg_service_write(self, rc, klass, policy->harden, w);
+	/* Written once the state holding it is saved (mg_service_commit). */
+	w->basis = mg_profile_basis(connection);
+	g_hash_table_add(self->in_flight, g_strdup(w->uuid));
+	g_queue_push_tail(&self->to_commit, w);
+	mg_service_commit_soon(self);
 	return TRUE;
+}
+
+/* The state is saved once for every address drawn, and every write
+ * recorded, since the last save: a save is the whole file and two fsyncs,
+ * so one per address would cost more than NetworkManager's writes. A new
+ * address reaches NetworkManager only after the save that records it. */
+static gboolean
+mg_service_commit(gpointer user_data)
+{
+	MgService *self = user_data;
+	g_autoptr(GPtrArray) writes = g_ptr_array_new();
+
+	self->commit_id = 0;
+	while (!g_queue_is_empty(&self->to_commit))
+		g_ptr_array_add(writes, g_queue_pop_head(&self->to_commit));
+	if (!mg_service_save(self)) {
+		/* Not durably ours yet: NetworkManager must not have them. */
+		for (guint i = 0; i < writes->len; i++) {
+			MgWrite *w = g_ptr_array_index(writes, i);
+			g_warning("profile '%s': keeps its address until a new one can be recorded "
+				  "in the state; trying again later",
+				  w->id);
+			g_hash_table_remove(self->in_flight, w->uuid);
+			g_hash_table_remove(self->reactivate, w->uuid);
+			mg_write_free(w);
+		}
+		if (writes->len > 0)
+			mg_service_write_over(self, NULL);
+		return G_SOURCE_REMOVE;
+	}
+	for (guint i = 0; i < writes->len; i++) {
+		MgWrite *w = g_ptr_array_index(writes, i);
+		mg_service_write_start(self, w);
+	}
+	return G_SOURCE_REMOVE;
+}
+
+void
+mg_service_commit_soon(MgService *self)
+{
+	if (self->commit_id == 0)
+		self->commit_id = g_idle_add(mg_service_commit, self);
 }

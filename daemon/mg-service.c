@@ -49,6 +49,8 @@ mg_service_finalize(GObject *object)
 	g_clear_handle_id(&self->save_retry_id, g_source_remove);
 	g_clear_handle_id(&self->lock_retry_id, g_source_remove);
 	g_clear_handle_id(&self->changed_id, g_source_remove);
+	g_clear_handle_id(&self->commit_id, g_source_remove);
+	g_queue_clear_full(&self->to_commit, (GDestroyNotify)mg_write_free);
 	g_clear_pointer(&self->changed, g_hash_table_unref);
 	g_queue_clear_full(&self->locked_out, (GDestroyNotify)mg_write_free);
 	if (self->profile_lock >= 0)
@@ -106,7 +108,7 @@ mg_service_init(MgService *self)
 	self->gate = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	self->in_flight = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	g_queue_init(&self->deferred);
-	self->deferred_set = g_hash_table_new(g_str_hash, g_str_equal);
+	self->deferred_set = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_object_unref);
 	self->wake_at = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	self->reactivate = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 }

@@ -237,17 +237,9 @@ static gboolean
 mg_profile_accept(const MgMac *candidate, gpointer user_data)
 {
 	MgDrawData *d = user_data;
-	g_autoptr(GPtrArray) uuids = NULL;
 
-	if (mg_state_was_used(d->state, candidate))
+	if (mg_state_was_used(d->state, candidate) || mg_state_is_current(d->state, candidate))
 		return FALSE;
-	uuids = mg_state_list_profiles(d->state);
-	for (guint i = 0; i < uuids->len; i++) {
-		const MgProfileState *p =
-		    mg_state_get_profile(d->state, g_ptr_array_index(uuids, i));
-		if (p->has_address && mg_mac_equal(&p->address, candidate))
-			return FALSE;
-	}
 	for (guint i = 0; d->taken != NULL && i < d->taken->len; i++) {
 		if (mg_mac_equal(&g_array_index(d->taken, MgMac, i), candidate))
 			return FALSE;
