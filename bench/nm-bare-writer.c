@@ -106,6 +106,6 @@ main(int argc, char **argv)
 	write_next(&w);
 	if (w.in_flight > 0)
 		g_main_loop_run(loop);
-	printf("%u profiles written, %u failed\n", todo->len, w.failed);
+	printf("%u profiles written, %u failed, of %u profiles\n", todo->len, w.failed, all->len);
 	return w.failed == 0 ? 0 : 1;
 }

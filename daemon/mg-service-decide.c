@@ -165,6 +165,7 @@ mg_service_apply_state(
 		p->used = TRUE;
 	if ((actions & MG_DO_MARK_PENDING) != 0)
 		p->pending = TRUE;
+	mg_service_index_check(self, connection);
 	mg_service_commit_soon(self);
 }
 
@@ -196,14 +197,14 @@ mg_service_adopt_link(MgService *self,
 	return TRUE;
 }
 
-/* A write waits for a free slot among MG_SERVICE_MAX_WRITES. */
+/* A write waits while MG_SERVICE_MAX_AHEAD are under way. */
 static gboolean
 mg_service_defer(MgService *self, NMRemoteConnection *rc)
 {
 	const char *uuid = nm_connection_get_uuid(NM_CONNECTION(rc));
 	char *key;
 
-	if (g_hash_table_size(self->in_flight) < MG_SERVICE_MAX_WRITES)
+	if (g_hash_table_size(self->in_flight) < MG_SERVICE_MAX_AHEAD)
 		return FALSE;
 	if (!g_hash_table_contains(self->deferred_set, uuid)) {
 		key = g_strdup(uuid);
@@ -305,7 +306,6 @@ mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 
 	if (klass == MG_CLASS_NONE || uuid == NULL)
 		return;
-	mg_service_schedule_publish(self);
 	if (g_hash_table_contains(self->active, uuid)) {
 		view.new_activation = g_hash_table_contains(self->unchecked, uuid);
 		view.link = mg_service_link_address(self, uuid, klass, &view.mac);
@@ -367,6 +367,7 @@ void
 mg_service_evaluate_all(MgService *self, MgEvent event)
 {
 	const GPtrArray *connections = nm_client_get_connections(self->client);
+	mg_service_schedule_publish(self);
 	for (guint i = 0; connections != NULL && i < connections->len; i++)
 		mg_service_evaluate(self, g_ptr_array_index(connections, i), event);
 	mg_service_rearm(self);

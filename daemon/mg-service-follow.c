@@ -178,6 +178,7 @@ mg_service_connection_changed(NMConnection *connection, gpointer user_data)
 
 	if (uuid != NULL && mg_profile_class(connection) != MG_CLASS_NONE)
 		mg_service_note_changed(self, uuid);
+	mg_service_index_check(self, connection);
 	mg_service_evaluate(self, NM_REMOTE_CONNECTION(connection), MG_EVENT_SEEN);
 	mg_service_rearm(self);
 }
@@ -198,6 +199,7 @@ mg_service_connection_added(NMClient *client, NMRemoteConnection *rc, gpointer u
 	mg_service_watch_connection(self, rc);
 	if (uuid != NULL && mg_profile_class(NM_CONNECTION(rc)) != MG_CLASS_NONE)
 		mg_service_note_changed(self, uuid);
+	mg_service_index_check(self, NM_CONNECTION(rc));
 	mg_service_evaluate(self, rc, MG_EVENT_SEEN);
 	mg_service_rearm(self);
 }

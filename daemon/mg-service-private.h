@@ -53,16 +53,20 @@ struct _MgService {
 	guint lock_retry_id;
 	GQueue to_commit; /* MgWrite: new addresses waiting for the save that records them */
 	guint commit_id;
+	guint record_id;     /* a save of what writes made, soon */
+	guint writing;       /* writes to NetworkManager under way */
+	GQueue waiting_slot; /* MgWrite: recorded, waiting for one of MG_SERVICE_MAX_WRITES */
 	GHashTable *changed; /* UUIDs whose status changed since "profiles-changed" */
 	guint changed_id;
-	GQueue deferred; /* UUIDs due a write while MG_SERVICE_MAX_WRITES were under way */
+	GQueue deferred; /* UUIDs due a write while MG_SERVICE_MAX_AHEAD were under way */
 	GHashTable *deferred_set;
 	GHashTable *wake_at;    /* UUID -> next instant worth waking for */
 	GHashTable *reactivate; /* UUID -> interface ("": any) to bring it up on once written */
 	MgWallTimer *timer;     /* for the earliest instant any profile asked for */
 	GDBusConnection *resume_bus;
-	guint resume_watch; /* logind's PrepareForSleep */
-	guint publish_id;   /* the link-check index is to be rewritten */
+	guint resume_watch;    /* logind's PrepareForSleep */
+	guint publish_id;      /* the link-check index is to be rewritten */
+	GHashTable *published; /* the UUIDs the index lists */
 	guint save_retry_id;
 	guint save_failures; /* in a row: the retry backs off */
 	gboolean publish_failed;
@@ -87,6 +91,18 @@ typedef struct {
  * NetworkManager as busy as more would. */
 #define MG_SERVICE_MAX_WRITES 16
 
+/* Profiles with a write decided and not yet made, at most: the addresses
+ * of those beyond MG_SERVICE_MAX_WRITES are drawn and recorded ahead, so
+ * that one state save serves many writes. */
+#define MG_SERVICE_MAX_AHEAD 64
+
+/* A profile's first address, once written, is saved this long after, with
+ * whatever else changed meanwhile: a crash before it loses nothing, as the
+ * next start finds the address in the history and in its profile
+ * (mg-reconcile.h, MG_PROFILE_ADDRESS_UNRECORDED). A new address that
+ * replaces one is saved at once, so the earlier one leaves the file. */
+#define MG_SERVICE_RECORD_DELAY_MS 500
+
 /* One profile write under way. */
 typedef struct {
 	MgService *self;
@@ -110,6 +126,7 @@ typedef struct {
 gboolean mg_service_save(MgService *self);
 void mg_service_note_changed(MgService *self, const char *uuid);
 void mg_service_schedule_publish(MgService *self);
+void mg_service_index_check(MgService *self, NMConnection *c);
 GArray *mg_service_device_macs(MgService *self);
 
 /* Profile writes and re-activations (mg-service-writes.c) */
@@ -131,6 +148,10 @@ void mg_service_release_lock(MgService *self);
 /* Saves the state once the main loop is idle, then starts the writes of
  * the new addresses it records. */
 void mg_service_commit_soon(MgService *self);
+/* Saves the state within MG_SERVICE_RECORD_DELAY_MS. */
+void mg_service_record_soon(MgService *self);
+/* A write to NetworkManager is over, however it ended: its slot is free. */
+void mg_service_write_ended(MgService *self);
 gboolean mg_service_assign(MgService *self,
 			   NMRemoteConnection *rc,
 			   MgClass klass,

@@ -87,6 +87,7 @@ mg_service_write_stale(MgService *self, MgWrite *w, NMRemoteConnection *rc, cons
 
 	g_debug("profile '%s': changed since the decision to write it; deciding again", w->id);
 	g_hash_table_remove(self->in_flight, w->uuid);
+	mg_service_write_ended(self);
 	mg_service_write_superseded(self, w);
 	mg_service_write_over(self, g_str_equal(known, current) ? rc : NULL);
 	mg_write_free(w);
@@ -115,6 +116,7 @@ mg_service_update_read(GObject *source, GAsyncResult *result, gpointer user_data
 			error = g_error_new_literal(
 			    G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("the profile is gone"));
 		g_hash_table_remove(self->in_flight, w->uuid);
+		mg_service_write_ended(self);
 		mg_service_write_failed(self, w, error);
 		mg_service_write_over(self, NULL);
 		mg_write_free(w);
@@ -188,6 +190,11 @@ mg_service_write(
 void
 mg_service_write_start(MgService *self, MgWrite *w)
 {
+	if (self->writing >= MG_SERVICE_MAX_WRITES) {
+		g_queue_push_tail(&self->waiting_slot, w);
+		return;
+	}
+	self->writing++;
 	if (mg_service_take_lock(self)) {
 		mg_service_update_start(w);
 		return;
@@ -198,4 +205,14 @@ mg_service_write_start(MgService *self, MgWrite *w)
 	if (self->lock_retry_id == 0)
 		self->lock_retry_id =
 		    g_timeout_add(MG_SERVICE_LOCK_RETRY_MS, mg_service_lock_retry, self);
+}
+
+void
+mg_service_write_ended(MgService *self)
+{
+	self->writing--;
+	while (self->writing < MG_SERVICE_MAX_WRITES && !g_queue_is_empty(&self->waiting_slot))
+		mg_service_write_start(self, g_queue_pop_head(&self->waiting_slot));
+	if (!g_queue_is_empty(&self->to_commit))
+		mg_service_commit_soon(self);
 }

@@ -109,6 +109,7 @@ mg_service_write_succeeded(MgService *self, MgWrite *w)
 	MgProfileState *p = mg_state_ensure_profile(self->rt.state, w->uuid);
 	g_autofree char *digest = mg_state_log_digest(self->rt.state, &w->mac);
 	g_autofree char *text = mg_mac_to_string(&w->mac);
+	gboolean replaces = p->has_address;
 
 	g_hash_table_remove(self->writes, w->uuid);
 	mg_service_note_changed(self, w->uuid);
@@ -130,7 +131,12 @@ mg_service_write_succeeded(MgService *self, MgWrite *w)
 		p->recovery_attempts = 0;
 		p->recovery_failed = FALSE;
 	}
-	mg_service_commit_soon(self);
+	/* The earlier address leaves the state file at once; a first one can
+	 * wait for the next save (MG_SERVICE_RECORD_DELAY_MS). */
+	if (replaces)
+		mg_service_commit_soon(self);
+	else
+		mg_service_record_soon(self);
 	g_message("profile '%s': new address #%s (generation %" G_GUINT64_FORMAT ")",
 		  w->id,
 		  digest,
@@ -176,6 +182,7 @@ mg_service_write_done(GObject *source, GAsyncResult *result, gpointer user_data)
 	    nm_remote_connection_update2_finish(NM_REMOTE_CONNECTION(source), result, &error);
 
 	g_hash_table_remove(self->in_flight, w->uuid);
+	mg_service_write_ended(self);
 	if (ret == NULL) {
 		mg_service_write_failed(self, w, error);
 	} else {
@@ -193,7 +200,7 @@ mg_service_write_over(MgService *self, NMRemoteConnection *rc)
 {
 	if (rc != NULL)
 		mg_service_evaluate(self, rc, MG_EVENT_TIMER);
-	while (g_hash_table_size(self->in_flight) < MG_SERVICE_MAX_WRITES &&
+	while (g_hash_table_size(self->in_flight) < MG_SERVICE_MAX_AHEAD &&
 	       !g_queue_is_empty(&self->deferred)) {
 		g_autofree char *uuid = g_queue_pop_head(&self->deferred);
 		g_autoptr(NMRemoteConnection) next = NULL;
@@ -290,6 +297,7 @@ mg_service_commit(gpointer user_data)
 	g_autoptr(GPtrArray) writes = g_ptr_array_new();
 
 	self->commit_id = 0;
+	g_clear_handle_id(&self->record_id, g_source_remove); /* this save records it */
 	while (!g_queue_is_empty(&self->to_commit))
 		g_ptr_array_add(writes, g_queue_pop_head(&self->to_commit));
 	if (!mg_service_save(self)) {
@@ -317,6 +325,27 @@ mg_service_commit(gpointer user_data)
 void
 mg_service_commit_soon(MgService *self)
 {
-	if (self->commit_id == 0)
+	/* While MG_SERVICE_MAX_WRITES recorded writes wait for a slot, the
+	 * save can wait too, and take more addresses with it
+	 * (mg_service_write_ended asks again). */
+	if (self->commit_id == 0 && g_queue_get_length(&self->waiting_slot) < MG_SERVICE_MAX_WRITES)
 		self->commit_id = g_idle_add(mg_service_commit, self);
+}
+
+static gboolean
+mg_service_record(gpointer user_data)
+{
+	MgService *self = user_data;
+
+	self->record_id = 0;
+	mg_service_save(self);
+	return G_SOURCE_REMOVE;
+}
+
+void
+mg_service_record_soon(MgService *self)
+{
+	if (self->commit_id == 0 && self->record_id == 0)
+		self->record_id =
+		    g_timeout_add(MG_SERVICE_RECORD_DELAY_MS, mg_service_record, self);
 }

@@ -50,8 +50,11 @@ mg_service_finalize(GObject *object)
 	g_clear_handle_id(&self->lock_retry_id, g_source_remove);
 	g_clear_handle_id(&self->changed_id, g_source_remove);
 	g_clear_handle_id(&self->commit_id, g_source_remove);
+	g_clear_handle_id(&self->record_id, g_source_remove);
+	g_queue_clear_full(&self->waiting_slot, (GDestroyNotify)mg_write_free);
 	g_queue_clear_full(&self->to_commit, (GDestroyNotify)mg_write_free);
 	g_clear_pointer(&self->changed, g_hash_table_unref);
+	g_clear_pointer(&self->published, g_hash_table_unref);
 	g_queue_clear_full(&self->locked_out, (GDestroyNotify)mg_write_free);
 	if (self->profile_lock >= 0)
 		(void)close(self->profile_lock);
@@ -101,6 +104,7 @@ mg_service_init(MgService *self)
 {
 	self->profile_lock = -1;
 	self->changed = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	self->published = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	self->active = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	self->writes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	self->settling = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
@@ -134,7 +138,6 @@ mg_service_save(MgService *self)
 {
 	guint delay;
 
-	mg_service_schedule_publish(self);
 	if (mg_runtime_save(&self->rt)) {
 		self->save_failures = 0;
 		g_clear_handle_id(&self->save_retry_id, g_source_remove);
@@ -147,8 +150,32 @@ mg_service_save(MgService *self)
 	return FALSE;
 }
 
+/* Whether macguise leaves @c alone for good, until its settings or policy
+ * change: not Ethernet or Wi-Fi, mode off, or its address set by hand. A
+ * profile only waiting for an address is not, so the index need not change
+ * with every write. */
+static gboolean
+mg_service_leaves_alone(MgService *self, NMConnection *c)
+{
+	MgClass klass = mg_profile_class(c);
+	const MgProfileState *p = mg_state_get_profile(self->rt.state, nm_connection_get_uuid(c));
+	MgPolicy policy;
+	gboolean off;
+
+	if (klass == MG_CLASS_NONE || (p != NULL && p->user_owned))
+		return TRUE;
+	mg_profile_policy(&self->rt.config, self->rt.catalogue, c, klass, &policy);
+	off = policy.mode == MG_MODE_OFF;
+	mg_policy_clear(&policy);
+	return off;
+}
+
 /* The link-check index: the profiles the pre-up hook has nothing to check
- * for, so that it leaves without a D-Bus round trip (see mg-skip-list.h). */
+ * for, so that it leaves without a D-Bus round trip (see mg-skip-list.h).
+ * It lists only those macguise leaves alone for good: the hook asks about
+ * the others, so a profile never misses a check for an index not yet
+ * rewritten. It is rewritten when that set can change: a profile added,
+ * changed or removed, handed back or found set by hand, a reload. */
 static gboolean
 mg_service_publish(gpointer user_data)
 {
@@ -167,12 +194,13 @@ mg_service_publish(gpointer user_data)
 		for (guint i = 0; connections != NULL && i < connections->len; i++) {
 			NMConnection *c = g_ptr_array_index(connections, i);
 			const char *uuid = nm_connection_get_uuid(c);
-			if (uuid != NULL &&
-			    !mg_service_manages(
-				self, c, mg_state_get_profile(self->rt.state, uuid)))
+			if (uuid != NULL && mg_service_leaves_alone(self, c))
 				g_ptr_array_add(skip, (gpointer)uuid);
 		}
 	}
+	g_hash_table_remove_all(self->published);
+	for (guint i = 0; i < skip->len; i++)
+		g_hash_table_add(self->published, g_strdup(g_ptr_array_index(skip, i)));
 	data = mg_skip_list_to_data(skip, all, &len);
 	if (g_mkdir_with_parents(self->runtime_dir, 0700) != 0 ||
 	    !g_file_set_contents_full(
@@ -187,6 +215,17 @@ mg_service_publish(gpointer user_data)
 	}
 	self->publish_failed = FALSE;
 	return G_SOURCE_REMOVE;
+}
+
+/* @c changed: the index is rewritten if it no longer lists it right. */
+void
+mg_service_index_check(MgService *self, NMConnection *c)
+{
+	const char *uuid = nm_connection_get_uuid(c);
+
+	if (uuid != NULL &&
+	    mg_service_leaves_alone(self, c) != g_hash_table_contains(self->published, uuid))
+		mg_service_schedule_publish(self);
 }
 
 /* Once events settle: a burst of changes costs one rewrite. */

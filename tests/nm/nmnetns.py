@@ -33,7 +33,7 @@ DBUS_CONF = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configu
   <!-- The limits NetworkManager's own bus policy (system.d) sets on a real
        system bus; dbus-daemon's default of 128 pending replies would stall
        libnm clients when hundreds of profiles appear at once. -->
-  <limit name="max_replies_per_connection">1024</limit>
+  <limit name="max_replies_per_connection">{max_replies}</limit>
   <limit name="max_match_rules_per_connection">2048</limit>
 </busconfig>
 """
@@ -116,13 +116,17 @@ def strict_bus_conf(bus):
 
 
 class NmNetns:
-    def __init__(self, strict_bus=False, managed=("veth0",), auto_default=(), boot=None):
+    def __init__(self, strict_bus=False, managed=("veth0",), auto_default=(), boot=None,
+                 max_replies=1024):
         """@managed: the interface names (globs) NetworkManager manages;
         every other device in its namespace is left alone. @auto_default:
         names (globs) of devices that get NetworkManager's automatic
         "Wired connection" profile, as a newly plugged card does. @boot:
         macguised, run with --boot before NetworkManager starts, as the
-        boot unit does."""
+        boot unit does. @max_replies: the bus's limit on a client's pending
+        calls (1,024, NetworkManager's own policy, unless a benchmark needs
+        more)."""
+        self.max_replies = max_replies
         self.strict_bus = strict_bus
         self.managed = tuple(managed) + tuple(auto_default)
         self.auto_default = tuple(auto_default)
@@ -204,7 +208,7 @@ class NmNetns:
 
         conf = os.path.join(self.dir, "dbus.conf")
         with open(conf, "w") as f:
-            f.write(strict_bus_conf(self.bus) if self.strict_bus else DBUS_CONF.format(bus=self.bus))
+            f.write(strict_bus_conf(self.bus) if self.strict_bus else DBUS_CONF.format(bus=self.bus, max_replies=self.max_replies))
         self.spawn("dbus", "dbus-daemon", "--nofork", f"--config-file={conf}")
         self.wait_for("the private bus", lambda: os.path.exists(self.bus))
 
