@@ -79,7 +79,8 @@ mg_service_set_keys(NMConnection *copy, const MgWrite *w)
 
 /* The profile changed since the decision: nothing is written. The decision
  * is made again on the new copy, now if libnm has it, else when libnm's
- * copy changes. */
+ * copy changes; a new address it was to get stays due (pending), so the
+ * rotation is not lost. */
 static void
 mg_service_write_stale(MgService *self, MgWrite *w, NMRemoteConnection *rc, const char *current)
 {
@@ -89,6 +90,8 @@ mg_service_write_stale(MgService *self, MgWrite *w, NMRemoteConnection *rc, cons
 	g_hash_table_remove(self->in_flight, w->uuid);
 	mg_service_write_ended(self);
 	mg_service_write_superseded(self, w);
+	if (w->assign)
+		mg_state_ensure_profile(self->rt.state, w->uuid)->pending = TRUE;
 	mg_service_write_over(self, g_str_equal(known, current) ? rc : NULL);
 	mg_write_free(w);
 }
