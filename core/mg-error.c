@@ -24,7 +24,6 @@ static const char *const mg_error_ids[] = {
 	[MG_ERROR_PERMISSION] = "permission-denied",
 	[MG_ERROR_REFUSED] = "refused",
 	[MG_ERROR_BUSY] = "busy",
-	[MG_ERROR_USAGE] = "usage",
 };
 
 const char *

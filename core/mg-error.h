@@ -24,7 +24,6 @@ typedef enum {
 	MG_ERROR_PERMISSION,         /* the caller may not do this */
 	MG_ERROR_REFUSED,            /* NetworkManager refused a change */
 	MG_ERROR_BUSY,               /* another writer holds the profile lock too long */
-	MG_ERROR_USAGE,              /* a bad command line (only as an id) */
 } MgError;
 
 GQuark mg_error_quark(void);

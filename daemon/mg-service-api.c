@@ -39,7 +39,8 @@ mg_service_visible_to(NMConnection *c, const char *user)
 {
 	NMSettingConnection *s = nm_connection_get_setting_connection(c);
 
-	if (s == NULL || nm_setting_connection_get_num_permissions(s) == 0)
+	if (g_strcmp0(user, "root") == 0 || s == NULL ||
+	    nm_setting_connection_get_num_permissions(s) == 0)
 		return TRUE;
 	return user != NULL && nm_setting_connection_permissions_user_allowed(s, user);
 }
@@ -62,8 +63,7 @@ mg_service_get_status(MgService *self, const char *user)
 		g_autofree char *mode = NULL;
 		g_autofree char *rotate = NULL;
 
-		if (klass == MG_CLASS_NONE || uuid == NULL ||
-		    (g_strcmp0(user, "root") != 0 && !mg_service_visible_to(c, user)))
+		if (klass == MG_CLASS_NONE || uuid == NULL || !mg_service_visible_to(c, user))
 			continue;
 		mg_profile_policy(&self->rt.config, self->rt.catalogue, c, klass, &policy);
 		mode = mg_policy_get(&policy, "mode");
@@ -178,19 +178,16 @@ mg_service_add_rotation(GVariantBuilder *list, NMConnection *c, MgRotation r)
 GVariant *
 mg_service_rotate(MgService *self, const char *profile, gboolean now, GError **error)
 {
+	NMRemoteConnection *one = NULL;
 	GVariantBuilder list;
 
-	if (profile[0] != '\0') {
-		NMRemoteConnection *rc = mg_service_lookup_profile(self, profile, error);
-		if (rc == NULL)
-			return NULL;
-		g_variant_builder_init(&list, G_VARIANT_TYPE("a(sss)"));
-		mg_service_add_rotation(
-		    &list, NM_CONNECTION(rc), mg_service_rotate_one(self, rc, now));
-		return g_variant_builder_end(&list);
-	}
+	if (profile[0] != '\0' && (one = mg_service_lookup_profile(self, profile, error)) == NULL)
+		return NULL;
 	g_variant_builder_init(&list, G_VARIANT_TYPE("a(sss)"));
-	if (self->client != NULL) {
+	if (one != NULL) {
+		mg_service_add_rotation(
+		    &list, NM_CONNECTION(one), mg_service_rotate_one(self, one, now));
+	} else if (self->client != NULL) {
 		const GPtrArray *connections = nm_client_get_connections(self->client);
 		for (guint i = 0; connections != NULL && i < connections->len; i++) {
 			NMRemoteConnection *rc = g_ptr_array_index(connections, i);

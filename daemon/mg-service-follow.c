@@ -170,17 +170,23 @@ mg_service_active_changed(NMClient *client, GParamSpec *pspec, gpointer user_dat
 	mg_service_rearm(self);
 }
 
+/* A profile appeared or its settings changed. */
+static void
+mg_service_connection_seen(MgService *self, NMRemoteConnection *rc)
+{
+	const char *uuid = nm_connection_get_uuid(NM_CONNECTION(rc));
+
+	if (uuid != NULL && mg_profile_class(NM_CONNECTION(rc)) != MG_CLASS_NONE)
+		mg_service_note_changed(self, uuid);
+	mg_service_index_check(self, NM_CONNECTION(rc));
+	mg_service_evaluate(self, rc, MG_EVENT_SEEN);
+	mg_service_rearm(self);
+}
+
 static void
 mg_service_connection_changed(NMConnection *connection, gpointer user_data)
 {
-	MgService *self = user_data;
-	const char *uuid = nm_connection_get_uuid(connection);
-
-	if (uuid != NULL && mg_profile_class(connection) != MG_CLASS_NONE)
-		mg_service_note_changed(self, uuid);
-	mg_service_index_check(self, connection);
-	mg_service_evaluate(self, NM_REMOTE_CONNECTION(connection), MG_EVENT_SEEN);
-	mg_service_rearm(self);
+	mg_service_connection_seen(user_data, NM_REMOTE_CONNECTION(connection));
 }
 
 static void
@@ -194,14 +200,9 @@ static void
 mg_service_connection_added(NMClient *client, NMRemoteConnection *rc, gpointer user_data)
 {
 	MgService *self = user_data;
-	const char *uuid = nm_connection_get_uuid(NM_CONNECTION(rc));
 
 	mg_service_watch_connection(self, rc);
-	if (uuid != NULL && mg_profile_class(NM_CONNECTION(rc)) != MG_CLASS_NONE)
-		mg_service_note_changed(self, uuid);
-	mg_service_index_check(self, NM_CONNECTION(rc));
-	mg_service_evaluate(self, rc, MG_EVENT_SEEN);
-	mg_service_rearm(self);
+	mg_service_connection_seen(self, rc);
 }
 
 static void

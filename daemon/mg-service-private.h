@@ -141,6 +141,10 @@ void mg_service_write_superseded(MgService *self, MgWrite *w);
 void mg_service_write_over(MgService *self, NMRemoteConnection *rc);
 
 /* One write: the lock, the current copy, Update2 (mg-service-update.c) */
+/* @w is decided on @connection: what the decision rested on is taken
+ * (mg_profile_basis), and the profile counts as having a write under way. */
+void mg_service_write_prepare(
+    MgService *self, NMConnection *connection, MgClass klass, gboolean new_stable_id, MgWrite *w);
 void mg_service_write(
     MgService *self, NMRemoteConnection *rc, MgClass klass, gboolean new_stable_id, MgWrite *w);
 void mg_service_write_start(MgService *self, MgWrite *w);

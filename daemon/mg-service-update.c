@@ -176,16 +176,23 @@ mg_service_lock_retry(gpointer user_data)
 	return G_SOURCE_REMOVE;
 }
 
+void
+mg_service_write_prepare(
+    MgService *self, NMConnection *connection, MgClass klass, gboolean new_stable_id, MgWrite *w)
+{
+	w->klass = klass;
+	w->new_stable_id = new_stable_id;
+	w->basis = mg_profile_basis(connection);
+	g_hash_table_add(self->in_flight, g_strdup(w->uuid));
+}
+
 /* Starts writing @w's address into the profile (and a new stable-id epoch
  * with @new_stable_id). */
 void
 mg_service_write(
     MgService *self, NMRemoteConnection *rc, MgClass klass, gboolean new_stable_id, MgWrite *w)
 {
-	w->klass = klass;
-	w->new_stable_id = new_stable_id;
-	w->basis = mg_profile_basis(NM_CONNECTION(rc));
-	g_hash_table_add(self->in_flight, g_strdup(w->uuid));
+	mg_service_write_prepare(self, NM_CONNECTION(rc), klass, new_stable_id, w);
 	mg_service_write_start(self, w);
 }
 

@@ -194,7 +194,8 @@ mg_service_write_done(GObject *source, GAsyncResult *result, gpointer user_data)
 }
 
 /* A write is over: anything that happened to @rc (if given) while it was
- * under way; then the writes that waited for a free slot, oldest first. */
+ * under way; then the profiles whose writes waited for room among
+ * MG_SERVICE_MAX_AHEAD, oldest first. */
 void
 mg_service_write_over(MgService *self, NMRemoteConnection *rc)
 {
@@ -273,14 +274,11 @@ mg_service_assign(MgService *self,
 	w->assign = TRUE;
 	w->due_at = mg_schedule_due_at(policy, now, jitter);
 	w->for_conflict = for_conflict;
-	w->klass = klass;
-	w->new_stable_id = policy->harden;
 	if (reactivate_iface != NULL)
 		g_hash_table_replace(
 		    self->reactivate, g_strdup(w->uuid), g_strdup(reactivate_iface));
 	/* Written once the state holding it is saved (mg_service_commit). */
-	w->basis = mg_profile_basis(connection);
-	g_hash_table_add(self->in_flight, g_strdup(w->uuid));
+	mg_service_write_prepare(self, connection, klass, policy->harden, w);
 	g_queue_push_tail(&self->to_commit, w);
 	mg_service_commit_soon(self);
 	return TRUE;
