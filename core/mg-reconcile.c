@@ -8,8 +8,10 @@
 #include <string.h>
 
 static const char *const mg_action_flag_names[] = {
-	"hand-back",    "mark-user-owned", "adopt-unrecorded", "adopt-link", "mark-used",
-	"mark-pending", "assign",          "rewrite",          "reactivate", "watch-link",
+	"hand-back",  "mark-user-owned", "adopt-unrecorded", "adopt-link",
+	"mark-used",  "mark-pending",    "assign",           "rewrite",
+	"reactivate", "watch-link",      "record-verdict",   "burn",
+	"give-up",
 };
 
 static const char *const mg_profile_address_names[] = {
@@ -278,6 +280,13 @@ mg_reconcile_mark(const MgSnapshot *snap, MgReconcile r)
 			r.reason = "unmarked";
 	}
 	return r;
+}
+
+gboolean
+mg_snapshot_manages(const MgSnapshot *snap)
+{
+	return snap->policy->mode != MG_MODE_OFF && snap->schedule.has_address &&
+	       !snap->user_owned && !snap->in_flight && snap->address == MG_PROFILE_ADDRESS_CURRENT;
 }
 
 MgReconcile

@@ -46,11 +46,16 @@ typedef struct {
 	gboolean new_activation; /* active, in an activation whose link address
 				    macguise has not checked yet */
 	MgLinkAddress link;
-	guint gate_attempts; /* re-activations for a wrong link address, in a row */
-	gint64 retry_at;     /* after a failed write: no new write before then (0: none) */
-	gboolean unmarked;   /* the current address lacks its mark (written by an earlier
-				macguise, or by another writer) */
+	guint gate_attempts;     /* re-activations for a wrong link address, in a row */
+	gint64 retry_at;         /* after a failed write: no new write before then (0: none) */
+	gboolean unmarked;       /* the current address lacks its mark (written by an earlier
+				    macguise, or by another writer) */
+	guint recovery_attempts; /* new addresses for conflicts since the last clean check */
 } MgSnapshot;
+
+/* Whether macguise manages the profile with the address the state holds
+ * for it now: the one the link check checks. */
+gboolean mg_snapshot_manages(const MgSnapshot *snap);
 
 /* What to do, as flags, in the order the daemon carries them out. */
 typedef enum {
@@ -65,6 +70,9 @@ typedef enum {
 	MG_DO_REACTIVATE = 1 << 8,       /* once written, bring it up again on its device */
 	MG_DO_WATCH_LINK = 1 << 9,       /* the activation stays unchecked: decide again
 					    once its link's address is set or the write is made */
+	MG_DO_RECORD_VERDICT = 1 << 10,  /* a link check's verdict becomes the profile's last */
+	MG_DO_BURN = 1 << 11,            /* another station uses the address: never again */
+	MG_DO_GIVE_UP = 1 << 12,         /* recovery stops: the profile is left as it is */
 } MgReconcileAction;
 
 typedef struct {

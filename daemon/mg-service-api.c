@@ -105,7 +105,7 @@ mg_service_get_status(MgService *self, const char *user)
 	return g_variant_builder_end(&list);
 }
 
-static NMRemoteConnection *
+NMRemoteConnection *
 mg_service_lookup_profile(MgService *self, const char *profile, GError **error)
 {
 	NMRemoteConnection *rc = NULL;
@@ -117,8 +117,8 @@ mg_service_lookup_profile(MgService *self, const char *profile, GError **error)
 	}
 	if (rc == NULL || mg_profile_class(NM_CONNECTION(rc)) == MG_CLASS_NONE) {
 		g_set_error(error,
-			    G_IO_ERROR,
-			    G_IO_ERROR_NOT_FOUND,
+			    MG_ERROR,
+			    MG_ERROR_NOT_FOUND,
 			    "no Ethernet or Wi-Fi profile '%s'",
 			    profile);
 		return NULL;
@@ -216,115 +216,4 @@ mg_service_reload(MgService *self, GError **error)
 	if (self->client != NULL && nm_client_get_nm_running(self->client))
 		mg_service_evaluate_all(self, MG_EVENT_SEEN);
 	return TRUE;
-}
-
-/* Whether macguised manages @uuid's profile with the address it holds now. */
-gboolean
-mg_service_manages(MgService *self, NMConnection *c, const MgProfileState *p)
-{
-	MgClass klass = mg_profile_class(c);
-	const char *cloned;
-	MgPolicy policy;
-	gboolean on;
-	MgMac mac;
-
-	if (klass == MG_CLASS_NONE || p == NULL || !p->has_address || p->user_owned ||
-	    g_hash_table_contains(self->in_flight, p->uuid))
-		return FALSE;
-	cloned = mg_profile_cloned_mac(c, klass);
-	if (cloned == NULL || !mg_mac_parse(cloned, &mac, NULL) || !mg_mac_equal(&mac, &p->address))
-		return FALSE;
-	mg_profile_policy(&self->rt.config, self->rt.catalogue, c, klass, &policy);
-	on = policy.mode != MG_MODE_OFF;
-	mg_policy_clear(&policy);
-	return on;
-}
-
-GVariant *
-mg_service_get_link_check(MgService *self, const char *profile)
-{
-	NMRemoteConnection *rc =
-	    self->client != NULL ? nm_client_get_connection_by_uuid(self->client, profile) : NULL;
-	const MgProfileState *p = rc != NULL ? mg_state_get_profile(self->rt.state, profile) : NULL;
-	gboolean managed = rc != NULL && mg_service_manages(self, NM_CONNECTION(rc), p);
-	g_autofree char *probes = mg_probe_kinds_to_string(self->rt.config.probes);
-	char address[MG_MAC_STRLEN] = "";
-
-	if (managed)
-		mg_mac_format(&p->address, address);
-	return g_variant_new("(bsus)", managed, address, self->rt.config.probe_window_ms, probes);
-}
-
-const char *
-mg_service_report_verdict(MgService *self,
-			  const char *profile,
-			  const char *iface,
-			  const char *address,
-			  const char *verdict_text,
-			  const char *evidence,
-			  guint duration_ms,
-			  GError **error)
-{
-	NMRemoteConnection *rc;
-	NMConnection *c;
-	MgProfileState *p;
-	MgVerdict verdict;
-	MgPolicy policy;
-	MgMac mac;
-	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
-	g_autofree char *digest = NULL;
-
-	if (!mg_verdict_report_check(iface, address, verdict_text, evidence, &verdict, &mac, error))
-		return NULL;
-	rc = mg_service_lookup_profile(self, profile, error);
-	if (rc == NULL)
-		return NULL;
-	c = NM_CONNECTION(rc);
-	p = mg_state_get_profile(self->rt.state, nm_connection_get_uuid(c));
-	if (p == NULL || !p->has_address || !mg_mac_equal(&p->address, &mac) ||
-	    g_hash_table_contains(self->in_flight, p->uuid))
-		return "stale";
-
-	digest = mg_state_log_digest(self->rt.state, &mac);
-	mg_state_record_verdict(p, verdict, evidence, now);
-	mg_service_note_changed(self, p->uuid);
-	if (verdict != MG_VERDICT_CONFLICT || !mg_service_manages(self, c, p)) {
-		mg_service_commit_soon(self);
-		g_message("profile '%s' on %s: address #%s: link check %s after %u ms: %s",
-			  nm_connection_get_id(c),
-			  iface,
-			  digest,
-			  verdict_text,
-			  duration_ms,
-			  evidence);
-		return "recorded";
-	}
-
-	/* Burned: the history keeps it from ever being handed out again. */
-	p->conflicts++;
-	mg_state_remember(self->rt.state, &mac, now);
-	g_message("profile '%s' on %s: another station uses address #%s: %s",
-		  nm_connection_get_id(c),
-		  iface,
-		  digest,
-		  evidence);
-	if (p->recovery_attempts >= self->rt.config.conflict_max_attempts) {
-		p->recovery_failed = TRUE;
-		mg_service_commit_soon(self);
-		g_warning(
-		    "profile '%s': still in conflict after %u new address(es); macguise stops "
-		    "and leaves the connection as it is",
-		    nm_connection_get_id(c),
-		    p->recovery_attempts);
-		return "gave-up";
-	}
-	p->recovery_attempts++;
-	mg_service_commit_soon(self);
-	mg_profile_policy(&self->rt.config, self->rt.catalogue, c, mg_profile_class(c), &policy);
-	if (!mg_service_assign(self, rc, mg_profile_class(c), &policy, TRUE, iface)) {
-		mg_policy_clear(&policy);
-		return "recorded";
-	}
-	mg_policy_clear(&policy);
-	return "recovering";
 }

@@ -180,4 +180,10 @@ MgLinkAddress mg_service_link_address(MgService *self, const char *uuid, MgClass
 void mg_service_client_ready(GObject *source, GAsyncResult *result, gpointer user_data);
 
 /* The D-Bus API's operations (mg-service-api.c) */
-gboolean mg_service_manages(MgService *self, NMConnection *c, const MgProfileState *p);
+/* A profile by UUID or id, or MG_ERROR_NOT_FOUND. */
+NMRemoteConnection *mg_service_lookup_profile(MgService *self, const char *profile, GError **error);
+
+/* The link check's calls (mg-service-check.c) */
+/* Whether macguised manages the profile with the address it holds now:
+ * the one the hook checks. */
+gboolean mg_service_manages(MgService *self, NMConnection *c);

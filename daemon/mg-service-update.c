@@ -117,7 +117,7 @@ mg_service_update_read(GObject *source, GAsyncResult *result, gpointer user_data
 	if (current == NULL || rc == NULL) {
 		if (error == NULL)
 			error = g_error_new_literal(
-			    G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("the profile is gone"));
+			    MG_ERROR, MG_ERROR_NOT_FOUND, _("the profile is gone"));
 		g_hash_table_remove(self->in_flight, w->uuid);
 		mg_service_write_ended(self);
 		mg_service_write_failed(self, w, error);

@@ -212,6 +212,7 @@ mg_profile_snapshot(MgState *state,
 	snap->policy = policy;
 	mg_profile_schedule_state(profile, &snap->schedule);
 	snap->user_owned = profile != NULL && profile->user_owned;
+	snap->recovery_attempts = profile != NULL ? profile->recovery_attempts : 0;
 	snap->address = mg_profile_address_kind(state, profile, connection, klass);
 	snap->unmarked = snap->address == MG_PROFILE_ADDRESS_CURRENT &&
 			 !mg_profile_marks(connection, &profile->address);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The daemon's and the boot step's decisions. One small key file per case
  * under reconcile/: the policy, the state, what the profile and its link
- * look like, the event (or a request to rotate), and the actions expected.
+ * look like, the event (or a request to rotate, or a link check's report),
+ * and the actions expected.
  * Adding a case is adding a file. */
 #include "config.h"
 
@@ -10,6 +11,7 @@
 #include "mg-reconcile.h"
 #include "mg-rotation.h"
 #include "mg-test-case.h"
+#include "mg-verdict-report.h"
 
 static void
 mg_case_snapshot(GKeyFile *kf, MgSnapshot *snap)
@@ -26,6 +28,7 @@ mg_case_snapshot(GKeyFile *kf, MgSnapshot *snap)
 	snap->unmarked = mg_case_get_bool(kf, "profile", "unmarked");
 	snap->retry_at = mg_case_get_int(kf, "profile", "retry-at", "0");
 	snap->gate_attempts = (guint)mg_case_get_int(kf, "profile", "gate-attempts", "0");
+	snap->recovery_attempts = (guint)mg_case_get_int(kf, "state", "recovery-attempts", "0");
 }
 
 /* `macguise rotate` (request=rotate or rotate-now): the outcome too. */
@@ -47,6 +50,29 @@ mg_case_rotation(GKeyFile *kf, const MgSnapshot *snap, const char *request)
 	return r;
 }
 
+/* The hook's report of a link check (report=clean|conflict|unchecked, of
+ * reported=current or another address): the outcome too. */
+static MgReconcile
+mg_case_report(GKeyFile *kf, const MgSnapshot *snap, const char *report)
+{
+	g_autofree char *expect = mg_case_get(kf, "expect", "outcome", NULL);
+	g_autofree char *reported = mg_case_get(kf, "input", "reported", "current");
+	guint max = (guint)mg_case_get_int(kf, "input", "conflict-max-attempts", "3");
+	MgVerdict verdict;
+	MgReportOutcome outcome;
+	MgReport got;
+	MgReconcile r = { 0 };
+
+	g_assert_true(mg_verdict_parse(report, &verdict));
+	g_assert_true(g_str_equal(reported, "current") || g_str_equal(reported, "other"));
+	got = mg_report_decide(snap, g_str_equal(reported, "current"), verdict, max);
+	g_assert_true(mg_report_outcome_parse(expect, &outcome));
+	g_assert_cmpstr(mg_report_outcome_to_string(got.outcome), ==, expect);
+	r.actions = got.actions;
+	r.reason = mg_report_outcome_to_string(got.outcome);
+	return r;
+}
+
 static void
 test_reconcile_case(gconstpointer data)
 {
@@ -56,6 +82,7 @@ test_reconcile_case(gconstpointer data)
 	g_autofree char *state_boot = NULL;
 	g_autofree char *event_text = NULL;
 	g_autofree char *request = NULL;
+	g_autofree char *report = NULL;
 	g_autofree char *boot_id = NULL;
 	g_autofree char *expect = NULL;
 	g_autofree char *got = NULL;
@@ -74,8 +101,11 @@ test_reconcile_case(gconstpointer data)
 	mg_case_snapshot(kf, &snap);
 	boot_id = mg_case_get(kf, "input", "boot-id", "b1");
 	request = mg_case_get(kf, "input", "request", "");
+	report = mg_case_get(kf, "input", "report", "");
 	if (request[0] != '\0') {
 		r = mg_case_rotation(kf, &snap, request);
+	} else if (report[0] != '\0') {
+		r = mg_case_report(kf, &snap, report);
 	} else {
 		event_text = mg_case_get(kf, "input", "event", NULL);
 		g_assert_true(mg_event_parse(event_text, &event));
@@ -102,9 +132,9 @@ test_reconcile_words(void)
 	g_assert_true(mg_reconcile_actions_parse("", &actions));
 	g_assert_cmpuint(actions, ==, 0);
 	g_assert_false(mg_reconcile_actions_parse("assign,teleport", &actions));
-	all = mg_reconcile_actions_to_string(0x3ff);
+	all = mg_reconcile_actions_to_string(0x1fff);
 	g_assert_true(mg_reconcile_actions_parse(all, &actions));
-	g_assert_cmpuint(actions, ==, 0x3ff);
+	g_assert_cmpuint(actions, ==, 0x1fff);
 }
 
 static void
