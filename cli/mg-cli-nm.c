@@ -14,6 +14,7 @@
 #include "mg-cli.h"
 #include "mg-profile.h"
 #include "mg-profile-lock.h"
+#include "mg-profile-status.h"
 
 #define MG_CLI_CALL_TIMEOUT_MS 10000
 
@@ -300,50 +301,34 @@ mg_cli_daemon_call(
 	return NULL;
 }
 
-/* One GetStatus entry into the state shape the file has. */
+static void
+mg_applied_policy_free(gpointer data)
+{
+	MgAppliedPolicy *applied = data;
+
+	g_free(applied->mode);
+	g_free(applied->rotate);
+	g_free(applied);
+}
+
+/* One GetStatus entry into the state shape the file has, and the mode and
+ * rotation macguised applies. */
 static void
 mg_cli_state_from_status(MgCliState *st, GVariant *entry)
 {
-	GVariantDict d;
-	const char *uuid = NULL, *text = NULL;
-	g_autofree char *mode = NULL, *rotate = NULL;
-	MgProfileState *p;
-	guint32 u32;
-	guint64 u64;
+	g_autoptr(GError) error = NULL;
+	MgProfileStatus status;
+	MgAppliedPolicy *applied;
 
-	g_variant_dict_init(&d, entry);
-	if (!g_variant_dict_lookup(&d, "uuid", "&s", &uuid)) {
-		g_variant_dict_clear(&d);
+	if (!mg_profile_status_from_variant(entry, &status, st->state, &error)) {
+		g_printerr(_("macguise: macguised's status of a profile is unusable: %s\n"),
+			   error->message);
 		return;
 	}
-	p = mg_state_ensure_profile(st->state, uuid);
-	if (g_variant_dict_lookup(&d, "address", "&s", &text) &&
-	    mg_mac_parse(text, &p->address, NULL))
-		p->has_address = TRUE;
-	g_variant_dict_lookup(&d, "assigned-at", "x", &p->assigned_at);
-	g_variant_dict_lookup(&d, "due-at", "x", &p->due_at);
-	if (g_variant_dict_lookup(&d, "generation", "t", &u64))
-		p->generation = u64;
-	if (g_variant_dict_lookup(&d, "conflicts", "u", &u32))
-		p->conflicts = u32;
-	g_variant_dict_lookup(&d, "user-owned", "b", &p->user_owned);
-	g_variant_dict_lookup(&d, "pending", "b", &p->pending);
-	if (g_variant_dict_lookup(&d, "verdict", "&s", &text) &&
-	    mg_verdict_parse(text, &p->verdict)) {
-		g_variant_dict_lookup(&d, "evidence", "s", &p->evidence);
-		g_variant_dict_lookup(&d, "checked-at", "x", &p->checked_at);
-	}
-	if (g_variant_dict_lookup(&d, "conflict-at", "x", &p->conflict_at))
-		g_variant_dict_lookup(&d, "conflict-evidence", "s", &p->conflict_evidence);
-	if (g_variant_dict_lookup(&d, "recovery-attempts", "u", &u32))
-		p->recovery_attempts = u32;
-	g_variant_dict_lookup(&d, "recovery-failed", "b", &p->recovery_failed);
-	g_variant_dict_lookup(&d, "recognised-at", "x", &p->recognised_at);
-	if (g_variant_dict_lookup(&d, "mode", "s", &mode) &&
-	    g_variant_dict_lookup(&d, "rotate", "s", &rotate))
-		g_hash_table_replace(
-		    st->policy, g_strdup(uuid), g_strdup_printf("%s\n%s", mode, rotate));
-	g_variant_dict_clear(&d);
+	applied = g_new0(MgAppliedPolicy, 1);
+	applied->mode = g_strdup(status.mode);
+	applied->rotate = g_strdup(status.rotate);
+	g_hash_table_replace(st->applied, g_strdup(status.uuid), applied);
 }
 
 void
@@ -356,7 +341,8 @@ mg_cli_state_load(MgCliState *st)
 	g_autoptr(GVariant) status = NULL;
 
 	memset(st, 0, sizeof(*st));
-	st->policy = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	st->applied =
+	    g_hash_table_new_full(g_str_hash, g_str_equal, g_free, mg_applied_policy_free);
 	mg_config_init_default(&st->config);
 	if (!mg_config_load_file(&st->config, config_path, &error)) {
 		g_printerr(_("macguise: %s; using the built-in defaults\n"), error->message);
@@ -394,6 +380,6 @@ mg_cli_state_clear(MgCliState *st)
 {
 	mg_config_clear(&st->config);
 	g_clear_pointer(&st->state, mg_state_free);
-	g_clear_pointer(&st->policy, g_hash_table_unref);
+	g_clear_pointer(&st->applied, g_hash_table_unref);
 	g_clear_pointer(&st->state_problem, g_free);
 }

@@ -41,6 +41,12 @@ GVariant *mg_cli_daemon_call(const char *method,
 			     gboolean auto_start,
 			     GError **error);
 
+/* The mode and rotation macguised applies to a profile (GetStatus). */
+typedef struct {
+	char *mode;
+	char *rotate;
+} MgAppliedPolicy;
+
 /* What the CLI knows about each profile's macguise state: from macguised
  * when it runs, else from the state file (root only), else nothing. */
 typedef struct {
@@ -48,8 +54,8 @@ typedef struct {
 	gboolean state_readable;
 	char *state_problem; /* why not, for people */
 	MgConfig config;
-	MgState *state;     /* the profiles' states, from either source */
-	GHashTable *policy; /* UUID -> "mode\nrotate" as macguised uses them */
+	MgState *state;      /* the profiles' states, from either source */
+	GHashTable *applied; /* UUID -> MgAppliedPolicy, when macguised runs */
 } MgCliState;
 
 void mg_cli_state_load(MgCliState *st);

@@ -71,7 +71,7 @@ mg_status_profile_json(MgCliState *st, NMClient *client, NMRemoteConnection *rc)
 	const char *uuid = nm_connection_get_uuid(c);
 	MgClass klass = mg_profile_class(c);
 	const char *cloned = mg_profile_cloned_mac(c, klass);
-	const char *daemon_policy = g_hash_table_lookup(st->policy, uuid);
+	const MgAppliedPolicy *applied = g_hash_table_lookup(st->applied, uuid);
 	g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
 	MgProfileState none = { 0 };
 	const MgProfileState *p = mg_state_get_profile(st->state, uuid);
@@ -86,10 +86,9 @@ mg_status_profile_json(MgCliState *st, NMClient *client, NMRemoteConnection *rc)
 	if (p == NULL)
 		p = &none;
 	mg_profile_policy_full(&st->config, mg_cli_catalogue(NULL), c, klass, &policy, problems);
-	if (daemon_policy != NULL) {
-		g_auto(GStrv) parts = g_strsplit(daemon_policy, "\n", 2);
-		mode = g_strdup(parts[0]);
-		rotate = g_strdup(parts[1]);
+	if (applied != NULL) {
+		mode = g_strdup(applied->mode);
+		rotate = g_strdup(applied->rotate);
 	} else {
 		mode = mg_policy_get(&policy, "mode");
 		rotate = mg_policy_get(&policy, "rotate");

@@ -5,32 +5,7 @@
 
 #include "mg-service-private.h"
 
-/* The link checks' part of a profile's status. */
-static void
-mg_service_add_checks(GVariantBuilder *d, const MgProfileState *p)
-{
-	if (p->verdict != MG_VERDICT_NONE) {
-		g_variant_builder_add(
-		    d, "{sv}", "verdict", g_variant_new_string(mg_verdict_to_string(p->verdict)));
-		g_variant_builder_add(d, "{sv}", "evidence", g_variant_new_string(p->evidence));
-		g_variant_builder_add(d, "{sv}", "checked-at", g_variant_new_int64(p->checked_at));
-	}
-	if (p->conflict_at != 0) {
-		g_variant_builder_add(
-		    d, "{sv}", "conflict-at", g_variant_new_int64(p->conflict_at));
-		g_variant_builder_add(
-		    d, "{sv}", "conflict-evidence", g_variant_new_string(p->conflict_evidence));
-	}
-	if (p->recovery_attempts != 0 || p->recovery_failed) {
-		g_variant_builder_add(
-		    d, "{sv}", "recovery-attempts", g_variant_new_uint32(p->recovery_attempts));
-		g_variant_builder_add(
-		    d, "{sv}", "recovery-failed", g_variant_new_boolean(p->recovery_failed));
-	}
-	if (p->recognised_at != 0)
-		g_variant_builder_add(
-		    d, "{sv}", "recognised-at", g_variant_new_int64(p->recognised_at));
-}
+#include "mg-profile-status.h"
 
 /* What NetworkManager would show the user: a profile whose
  * connection.permissions name users is theirs (and root's) alone. */
@@ -57,8 +32,7 @@ mg_service_get_status(MgService *self, const char *user)
 		NMConnection *c = NM_CONNECTION(g_ptr_array_index(connections, i));
 		MgClass klass = mg_profile_class(c);
 		const char *uuid = nm_connection_get_uuid(c);
-		const MgProfileState *p;
-		GVariantBuilder d;
+		MgProfileStatus status;
 		MgPolicy policy;
 		g_autofree char *mode = NULL;
 		g_autofree char *rotate = NULL;
@@ -69,38 +43,16 @@ mg_service_get_status(MgService *self, const char *user)
 		mode = mg_policy_get(&policy, "mode");
 		rotate = mg_policy_get(&policy, "rotate");
 		mg_policy_clear(&policy);
-		p = mg_state_get_profile(self->rt.state, uuid);
-		g_variant_builder_init(&d, G_VARIANT_TYPE("a{sv}"));
-		g_variant_builder_add(&d, "{sv}", "uuid", g_variant_new_string(uuid));
-		g_variant_builder_add(
-		    &d, "{sv}", "id", g_variant_new_string(nm_connection_get_id(c)));
-		g_variant_builder_add(
-		    &d, "{sv}", "class", g_variant_new_string(mg_class_to_string(klass)));
-		g_variant_builder_add(&d, "{sv}", "mode", g_variant_new_string(mode));
-		g_variant_builder_add(&d, "{sv}", "rotate", g_variant_new_string(rotate));
-		g_variant_builder_add(
-		    &d,
-		    "{sv}",
-		    "active",
-		    g_variant_new_boolean(g_hash_table_contains(self->active, uuid)));
-		g_variant_builder_add(
-		    &d, "{sv}", "user-owned", g_variant_new_boolean(p != NULL && p->user_owned));
-		g_variant_builder_add(
-		    &d, "{sv}", "pending", g_variant_new_boolean(p != NULL && p->pending));
-		if (p != NULL && p->has_address) {
-			g_autofree char *mac = mg_mac_to_string(&p->address);
-			g_variant_builder_add(&d, "{sv}", "address", g_variant_new_string(mac));
-			g_variant_builder_add(
-			    &d, "{sv}", "assigned-at", g_variant_new_int64(p->assigned_at));
-			g_variant_builder_add(&d, "{sv}", "due-at", g_variant_new_int64(p->due_at));
-			g_variant_builder_add(
-			    &d, "{sv}", "generation", g_variant_new_uint64(p->generation));
-			g_variant_builder_add(
-			    &d, "{sv}", "conflicts", g_variant_new_uint32(p->conflicts));
-		}
-		if (p != NULL)
-			mg_service_add_checks(&d, p);
-		g_variant_builder_add_value(&list, g_variant_builder_end(&d));
+		status.uuid = uuid;
+		status.id = nm_connection_get_id(c);
+		status.klass = klass;
+		status.mode = mode;
+		status.rotate = rotate;
+		status.active = g_hash_table_contains(self->active, uuid);
+		g_variant_builder_add_value(
+		    &list,
+		    mg_profile_status_to_variant(&status,
+						 mg_state_get_profile(self->rt.state, uuid)));
 	}
 	return g_variant_builder_end(&list);
 }
