@@ -99,7 +99,7 @@ main(int argc, char **argv)
 		return 2;
 	}
 	cat = mg_catalogue_new_builtin(&error);
-	gen = cat != NULL ? mg_generator_new(cat, MG_CLASS_WIFI, NULL, &error) : NULL;
+	gen = cat != NULL ? mg_generator_new(cat, MG_DEVICE_CLASS_WIFI, NULL, &error) : NULL;
 	if (gen == NULL) {
 		fprintf(stderr, "fleet: %s\n", error->message);
 		return 1;

@@ -85,7 +85,7 @@ mg_cli_find_profile(NMClient *client, const char *name, GError **error)
 		g_set_error(error, MG_ERROR, MG_ERROR_NOT_FOUND, _("no profile '%s'"), name);
 		return NULL;
 	}
-	if (mg_profile_class(NM_CONNECTION(found)) == MG_CLASS_NONE) {
+	if (mg_profile_class(NM_CONNECTION(found)) == MG_DEVICE_CLASS_NONE) {
 		g_set_error(error,
 			    MG_ERROR,
 			    MG_ERROR_NOT_FOUND,
@@ -124,7 +124,7 @@ mg_cli_profiles(NMClient *client, char **names, GError **error)
 		const GPtrArray *all = nm_client_get_connections(client);
 		for (guint i = 0; i < all->len; i++) {
 			NMConnection *c = g_ptr_array_index(all, i);
-			if (mg_profile_class(c) != MG_CLASS_NONE)
+			if (mg_profile_class(c) != MG_DEVICE_CLASS_NONE)
 				g_ptr_array_add(out, c);
 		}
 	}

@@ -94,10 +94,10 @@ mg_cli_catalogue(GError **error)
 }
 
 gboolean
-mg_cli_parse_class(const char *command, const char *text, MgClass *klass)
+mg_cli_parse_class(const char *command, const char *text, MgDeviceClass *device_class)
 {
 	g_autoptr(GError) error = NULL;
-	if (!mg_class_parse(text, klass, &error)) {
+	if (!mg_device_class_parse(text, device_class, &error)) {
 		mg_cli_usage_error(command, "--class: %s", error->message);
 		return FALSE;
 	}
@@ -117,16 +117,16 @@ mg_cli_print_json(JsonNode *node)
 }
 
 JsonNode *
-mg_cli_class_json(MgClass classes)
+mg_cli_class_json(MgDeviceClass classes)
 {
 	JsonArray *arr = json_array_new();
 	JsonNode *node = json_node_new(JSON_NODE_ARRAY);
 
-	if (classes & MG_CLASS_WIFI)
+	if (classes & MG_DEVICE_CLASS_WIFI)
 		json_array_add_string_element(arr, "wifi");
-	if (classes & MG_CLASS_ETHERNET)
+	if (classes & MG_DEVICE_CLASS_ETHERNET)
 		json_array_add_string_element(arr, "ethernet");
-	if (classes & MG_CLASS_AP)
+	if (classes & MG_DEVICE_CLASS_AP)
 		json_array_add_string_element(arr, "ap");
 	json_node_take_array(node, arr);
 	return node;

@@ -48,9 +48,9 @@ int mg_cli_failure(const char *command, const GError *error);
 
 /* The built-in catalogue, loaded once per process. */
 MgCatalogue *mg_cli_catalogue(GError **error);
-gboolean mg_cli_parse_class(const char *command, const char *text, MgClass *klass);
+gboolean mg_cli_parse_class(const char *command, const char *text, MgDeviceClass *device_class);
 
 void mg_cli_print_json(JsonNode *node);
-JsonNode *mg_cli_class_json(MgClass classes);
+JsonNode *mg_cli_class_json(MgDeviceClass classes);
 
 G_END_DECLS

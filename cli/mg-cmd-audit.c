@@ -105,11 +105,11 @@ mg_audit_input(NMConnection *c,
 
 	memset(in, 0, sizeof(*in));
 	in->id = nm_connection_get_id(c);
-	in->klass = mg_profile_class(c);
+	in->device_class = mg_profile_class(c);
 	in->mode = policy->mode;
 	in->rotate = policy->rotate;
 	*ssid_utf8 = NULL;
-	if (in->klass == MG_CLASS_AP && wifi != NULL) {
+	if (in->device_class == MG_DEVICE_CLASS_AP && wifi != NULL) {
 		GBytes *ssid = nm_setting_wireless_get_ssid(wifi);
 		if (ssid != NULL) {
 			gsize len = 0;
@@ -121,7 +121,7 @@ mg_audit_input(NMConnection *c,
 	}
 	in->harden = policy->harden;
 	in->user_owned = user_owned;
-	in->cloned = mg_profile_cloned_mac(c, in->klass);
+	in->cloned = mg_profile_cloned_mac(c, in->device_class);
 	in->addr_gen_mode = MG_ADDR_GEN_DEFAULT;
 	in->ip6_privacy = -1;
 	if (ip4 != NULL) {
@@ -146,8 +146,8 @@ GPtrArray *
 mg_audit_connection(MgCliState *st, NMConnection *c)
 {
 	const MgProfileState *p = mg_state_get_profile(st->state, nm_connection_get_uuid(c));
-	MgClass klass = mg_profile_class(c);
-	const char *cloned = mg_profile_cloned_mac(c, klass);
+	MgDeviceClass device_class = mg_profile_class(c);
+	const char *cloned = mg_profile_cloned_mac(c, device_class);
 	g_autofree char *ssid = NULL;
 	MgAuditInput in;
 	MgPolicy policy;
@@ -156,7 +156,7 @@ mg_audit_connection(MgCliState *st, NMConnection *c)
 	gboolean owned = (p != NULL && p->user_owned) ||
 			 (cloned != NULL && cloned[0] != '\0' && !mg_mac_parse(cloned, &mac, NULL));
 
-	mg_profile_policy_full(&st->config, mg_cli_catalogue(NULL), c, klass, &policy, NULL);
+	mg_profile_policy_full(&st->config, mg_cli_catalogue(NULL), c, device_class, &policy, NULL);
 	mg_audit_input(c, &policy, owned, &in, &ssid);
 	in.recognised = p != NULL && p->recognised_at != 0;
 	findings = mg_audit_profile(&in);
@@ -224,7 +224,7 @@ mg_cmd_audit(int argc, char **argv)
 		g_autoptr(GPtrArray) findings = mg_audit_connection(&st, c);
 		JsonObject *o = json_object_new();
 		JsonArray *fl = json_array_new();
-		any_wifi |= mg_profile_class(c) == MG_CLASS_WIFI;
+		any_wifi |= mg_profile_class(c) == MG_DEVICE_CLASS_WIFI;
 		json_object_set_string_member(o, "id", nm_connection_get_id(c));
 		json_object_set_string_member(o, "uuid", nm_connection_get_uuid(c));
 		for (guint j = 0; j < findings->len; j++)

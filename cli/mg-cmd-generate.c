@@ -50,7 +50,7 @@ mg_cmd_generate(int argc, char **argv)
 	g_autoptr(GError) error = NULL;
 	g_autoptr(MgGenerator) gen = NULL;
 	g_autoptr(MgRandom) rng = NULL;
-	MgClass klass = MG_CLASS_WIFI;
+	MgDeviceClass device_class = MG_DEVICE_CLASS_WIFI;
 	MgCatalogue *cat;
 	JsonArray *out = NULL;
 
@@ -65,7 +65,7 @@ mg_cmd_generate(int argc, char **argv)
 		return MG_EXIT_USAGE;
 	if (argc > 1)
 		return mg_cli_usage_error("generate", _("unexpected argument '%s'"), argv[1]);
-	if (class_text != NULL && !mg_cli_parse_class("generate", class_text, &klass))
+	if (class_text != NULL && !mg_cli_parse_class("generate", class_text, &device_class))
 		return MG_EXIT_USAGE;
 	if (count < 1 || count > MG_GENERATE_MAX_COUNT)
 		return mg_cli_usage_error("generate",
@@ -75,7 +75,7 @@ mg_cmd_generate(int argc, char **argv)
 	cat = mg_cli_catalogue(&error);
 	if (cat == NULL)
 		return mg_cli_failure("generate", error);
-	gen = mg_generator_new(cat, klass, (const char *const *)vendors, &error);
+	gen = mg_generator_new(cat, device_class, (const char *const *)vendors, &error);
 	if (gen == NULL) {
 		if (g_error_matches(error, MG_ERROR, MG_ERROR_NOT_FOUND)) {
 			/* TRANSLATORS: %s says which vendor is unknown */
@@ -107,7 +107,8 @@ mg_cmd_generate(int argc, char **argv)
 			json_object_set_string_member(o, "oui", oui);
 			json_object_set_string_member(o, "vendor", entry->vendor->name);
 			json_object_set_string_member(o, "vendor_id", entry->vendor->id);
-			json_object_set_string_member(o, "class", mg_class_to_string(klass));
+			json_object_set_string_member(
+			    o, "class", mg_device_class_to_string(device_class));
 			json_array_add_object_element(out, o);
 		} else {
 			g_print("%s\n", mac_text);

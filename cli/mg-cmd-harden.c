@@ -29,7 +29,7 @@ mg_harden_apply(NMConnection *c, const MgFinding *f)
 		}
 		nm_setting_user_set_data(NM_SETTING_USER(user), s, f->value, NULL);
 	} else if (g_str_has_suffix(s, ".cloned-mac-address")) {
-		if ((mg_profile_class(c) & MG_CLASS_WIRELESS) != 0)
+		if ((mg_profile_class(c) & MG_DEVICE_CLASS_WIRELESS) != 0)
 			g_object_set(nm_connection_get_setting_wireless(c),
 				     NM_SETTING_WIRELESS_CLONED_MAC_ADDRESS,
 				     NULL,

@@ -41,7 +41,8 @@ mg_lookup_print(const MgLookup *l, gboolean have_registry)
 			_("block:"),
 			block,
 			mg_block_size_to_string(l->entry->prefix.bits));
-		g_print("  %-10s %s\n", _("classes:"), mg_class_to_string(l->entry->classes));
+		g_print(
+		    "  %-10s %s\n", _("classes:"), mg_device_class_to_string(l->entry->classes));
 		g_print("  %-10s %s\n", _("era:"), mg_era_to_string(l->entry->era));
 		return;
 	}

@@ -28,14 +28,14 @@ mg_policy_show(NMConnection *c, gboolean json)
 	g_autoptr(GError) error = NULL;
 	g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
 	const char *const *names = mg_policy_names();
-	MgClass klass = mg_profile_class(c);
+	MgDeviceClass device_class = mg_profile_class(c);
 	MgConfig config;
 	MgPolicy policy;
 
 	mg_config_init_default(&config);
 	if (!mg_config_load_file(&config, config_path, &error))
 		g_printerr(_("macguise: %s; using the built-in defaults\n"), error->message);
-	mg_profile_policy_full(&config, mg_cli_catalogue(NULL), c, klass, &policy, problems);
+	mg_profile_policy_full(&config, mg_cli_catalogue(NULL), c, device_class, &policy, problems);
 	if (json) {
 		g_autoptr(JsonNode) node = json_node_new(JSON_NODE_OBJECT);
 		JsonObject *o = json_object_new();
@@ -137,8 +137,8 @@ mg_user_setting(NMConnection *c)
 static gboolean
 mg_is_user_owned(NMConnection *c)
 {
-	MgClass klass = mg_profile_class(c);
-	const char *cloned = mg_profile_cloned_mac(c, klass);
+	MgDeviceClass device_class = mg_profile_class(c);
+	const char *cloned = mg_profile_cloned_mac(c, device_class);
 	MgCliState st;
 	const MgProfileState *p;
 	gboolean owned;
@@ -210,7 +210,7 @@ mg_cmd_policy(int argc, char **argv)
 	for (guint i = 0; i < keys->len; i++) {
 		if (g_str_equal(g_ptr_array_index(keys, i), MG_POLICY_KEY_PREFIX "quiet-hours") &&
 		    g_ptr_array_index(values, i) != NULL &&
-		    mg_profile_class(NM_CONNECTION(rc)) != MG_CLASS_AP)
+		    mg_profile_class(NM_CONNECTION(rc)) != MG_DEVICE_CLASS_AP)
 			return mg_cli_usage_error(
 			    "policy",
 			    _("%s is not an access point: quiet-hours applies to hotspot profiles "
@@ -229,8 +229,8 @@ mg_cmd_policy(int argc, char **argv)
 				nm_setting_user_set_data(user, all[i], NULL, NULL);
 		}
 		if (mg_is_user_owned(NM_CONNECTION(rc))) {
-			MgClass klass = mg_profile_class(copy);
-			NMSetting *s = (klass & MG_CLASS_WIRELESS) != 0
+			MgDeviceClass device_class = mg_profile_class(copy);
+			NMSetting *s = (device_class & MG_DEVICE_CLASS_WIRELESS) != 0
 					   ? NM_SETTING(nm_connection_get_setting_wireless(copy))
 					   : NM_SETTING(nm_connection_get_setting_wired(copy));
 			/* both settings name the property "cloned-mac-address" */

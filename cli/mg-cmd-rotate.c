@@ -17,7 +17,7 @@
 
 typedef struct {
 	NMConnection *connection; /* the NMClient's, which tracks it */
-	MgClass klass;
+	MgDeviceClass device_class;
 	char *before; /* its cloned-mac-address when asked */
 	MgRotationOutcome outcome;
 	char *reason;
@@ -35,7 +35,8 @@ static gboolean
 mg_rotate_landed(const MgRotateItem *item)
 {
 	return item->outcome != MG_ROTATION_ROTATED ||
-	       g_strcmp0(mg_profile_cloned_mac(item->connection, item->klass), item->before) != 0;
+	       g_strcmp0(mg_profile_cloned_mac(item->connection, item->device_class),
+			 item->before) != 0;
 }
 
 static gboolean
@@ -93,8 +94,8 @@ mg_rotate_ask(const char *uuid, gboolean now, GPtrArray *profiles, GPtrArray *it
 				continue;
 			item = g_new0(MgRotateItem, 1);
 			item->connection = c;
-			item->klass = mg_profile_class(c);
-			item->before = g_strdup(mg_profile_cloned_mac(c, item->klass));
+			item->device_class = mg_profile_class(c);
+			item->before = g_strdup(mg_profile_cloned_mac(c, item->device_class));
 			if (!mg_rotation_outcome_parse(outcome, &item->outcome))
 				item->outcome = MG_ROTATION_FAILED;
 			item->reason = g_strdup(reason);

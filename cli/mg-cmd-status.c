@@ -69,8 +69,8 @@ mg_status_profile_json(MgCliState *st, NMClient *client, NMRemoteConnection *rc)
 {
 	NMConnection *c = NM_CONNECTION(rc);
 	const char *uuid = nm_connection_get_uuid(c);
-	MgClass klass = mg_profile_class(c);
-	const char *cloned = mg_profile_cloned_mac(c, klass);
+	MgDeviceClass device_class = mg_profile_class(c);
+	const char *cloned = mg_profile_cloned_mac(c, device_class);
 	const MgAppliedPolicy *applied = g_hash_table_lookup(st->applied, uuid);
 	g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
 	MgProfileState none = { 0 };
@@ -85,7 +85,8 @@ mg_status_profile_json(MgCliState *st, NMClient *client, NMRemoteConnection *rc)
 
 	if (p == NULL)
 		p = &none;
-	mg_profile_policy_full(&st->config, mg_cli_catalogue(NULL), c, klass, &policy, problems);
+	mg_profile_policy_full(
+	    &st->config, mg_cli_catalogue(NULL), c, device_class, &policy, problems);
 	if (applied != NULL) {
 		mode = g_strdup(applied->mode);
 		rotate = g_strdup(applied->rotate);
@@ -99,7 +100,7 @@ mg_status_profile_json(MgCliState *st, NMClient *client, NMRemoteConnection *rc)
 
 	json_object_set_string_member(o, "id", nm_connection_get_id(c));
 	json_object_set_string_member(o, "uuid", uuid);
-	json_object_set_string_member(o, "type", mg_class_to_string(klass));
+	json_object_set_string_member(o, "type", mg_device_class_to_string(device_class));
 	mg_set_string_or_null(o, "filename", nm_remote_connection_get_filename(rc));
 	json_object_set_boolean_member(o, "active", mg_cli_profile_is_active(client, c));
 	json_object_set_boolean_member(o, "managed", managed);

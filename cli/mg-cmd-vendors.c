@@ -9,19 +9,19 @@
 #include "mg-cli.h"
 
 static guint
-mg_vendor_count_entries(const MgVendor *v, MgClass klass)
+mg_vendor_count_entries(const MgVendor *v, MgDeviceClass device_class)
 {
 	guint n = 0;
 	for (guint i = 0; i < v->entries->len; i++) {
 		const MgCatalogueEntry *e = g_ptr_array_index(v->entries, i);
-		if ((e->classes & klass) != 0)
+		if ((e->classes & device_class) != 0)
 			n++;
 	}
 	return n;
 }
 
 static JsonNode *
-mg_vendor_json(const MgVendor *v, MgClass klass, double share)
+mg_vendor_json(const MgVendor *v, MgDeviceClass device_class, double share)
 {
 	JsonObject *o = json_object_new();
 	JsonArray *orgs = json_array_new();
@@ -41,7 +41,7 @@ mg_vendor_json(const MgVendor *v, MgClass klass, double share)
 	for (guint i = 0; i < v->entries->len; i++) {
 		const MgCatalogueEntry *e = g_ptr_array_index(v->entries, i);
 		g_autofree char *hex = NULL;
-		if ((e->classes & klass) == 0)
+		if ((e->classes & device_class) == 0)
 			continue;
 		hex = mg_prefix_to_string(&e->prefix);
 		json_array_add_string_element(blocks, hex);
@@ -69,7 +69,7 @@ mg_cmd_vendors(int argc, char **argv)
 	};
 	g_autoptr(GError) error = NULL;
 	g_autoptr(GPtrArray) shown = g_ptr_array_new();
-	MgClass klass = MG_CLASS_ALL;
+	MgDeviceClass device_class = MG_DEVICE_CLASS_ALL;
 	MgCatalogue *cat;
 	GPtrArray *vendors;
 	guint64 total = 0;
@@ -85,7 +85,7 @@ mg_cmd_vendors(int argc, char **argv)
 		return MG_EXIT_USAGE;
 	if (argc > 1)
 		return mg_cli_usage_error("vendors", _("unexpected argument '%s'"), argv[1]);
-	if (class_text != NULL && !mg_cli_parse_class("vendors", class_text, &klass))
+	if (class_text != NULL && !mg_cli_parse_class("vendors", class_text, &device_class))
 		return MG_EXIT_USAGE;
 	cat = mg_cli_catalogue(&error);
 	if (cat == NULL)
@@ -94,7 +94,7 @@ mg_cmd_vendors(int argc, char **argv)
 	vendors = mg_catalogue_get_vendors(cat);
 	for (guint i = 0; i < vendors->len; i++) {
 		MgVendor *v = g_ptr_array_index(vendors, i);
-		if (mg_vendor_count_entries(v, klass) == 0)
+		if (mg_vendor_count_entries(v, device_class) == 0)
 			continue;
 		g_ptr_array_add(shown, v);
 		total += v->weight;
@@ -106,7 +106,8 @@ mg_cmd_vendors(int argc, char **argv)
 		for (guint i = 0; i < shown->len; i++) {
 			const MgVendor *v = g_ptr_array_index(shown, i);
 			json_array_add_element(
-			    arr, mg_vendor_json(v, klass, (double)v->weight / (double)total));
+			    arr,
+			    mg_vendor_json(v, device_class, (double)v->weight / (double)total));
 		}
 		json_node_take_array(root, arr);
 		mg_cli_print_json(root);
@@ -129,8 +130,8 @@ mg_cmd_vendors(int argc, char **argv)
 			v->name,
 			v->weight,
 			100.0 * v->weight / (double)total,
-			mg_class_to_string(v->classes),
-			mg_vendor_count_entries(v, klass),
+			mg_device_class_to_string(v->classes),
+			mg_vendor_count_entries(v, device_class),
 			v->weight_source);
 	}
 	g_print("\n%s\n",

@@ -99,7 +99,7 @@ mg_ssid_nomap(const char *ssid)
 static void
 mg_audit_hotspot(GPtrArray *out, const MgAuditInput *in)
 {
-	if (in->klass != MG_CLASS_AP)
+	if (in->device_class != MG_DEVICE_CLASS_AP)
 		return;
 	if (in->mode != MG_MODE_OFF && !in->user_owned && in->rotate == MG_ROTATE_NEVER)
 		mg_audit_add(out,
@@ -149,7 +149,7 @@ mg_audit_hotspot(GPtrArray *out, const MgAuditInput *in)
 static void
 mg_audit_mac(GPtrArray *out, const MgAuditInput *in)
 {
-	const char *cloned_setting = (in->klass & MG_CLASS_WIRELESS) != 0
+	const char *cloned_setting = (in->device_class & MG_DEVICE_CLASS_WIRELESS) != 0
 					 ? "802-11-wireless.cloned-mac-address"
 					 : "802-3-ethernet.cloned-mac-address";
 

@@ -20,11 +20,12 @@ typedef enum {
 } MgAddrGenMode;
 
 typedef struct {
-	const char *id;             /* the profile's name, for the fix commands */
-	MgClass klass;              /* MG_CLASS_WIFI, MG_CLASS_ETHERNET or MG_CLASS_AP */
-	MgMode mode;                /* macguise.mode in effect */
-	MgRotate rotate;            /* macguise.rotate in effect */
-	gboolean harden;            /* macguise.harden in effect */
+	const char *id; /* the profile's name, for the fix commands */
+	MgDeviceClass
+	    device_class; /* MG_DEVICE_CLASS_WIFI, MG_DEVICE_CLASS_ETHERNET or MG_DEVICE_CLASS_AP */
+	MgMode mode;      /* macguise.mode in effect */
+	MgRotate rotate;  /* macguise.rotate in effect */
+	gboolean harden;  /* macguise.harden in effect */
 	gboolean user_owned;        /* macguise leaves its MAC address alone */
 	gboolean recognised;        /* kept managed by its mark when the state was lost */
 	const char *cloned;         /* cloned-mac-address as set, or NULL */

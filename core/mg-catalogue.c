@@ -51,19 +51,19 @@ mg_catalogue_free(MgCatalogue *catalogue)
 
 static const struct {
 	const char *name;
-	MgClass klass;
-} mg_class_names[] = {
-	{ "wifi", MG_CLASS_WIFI },
-	{ "ethernet", MG_CLASS_ETHERNET },
-	{ "ap", MG_CLASS_AP },
+	MgDeviceClass device_class;
+} mg_device_class_names[] = {
+	{ "wifi", MG_DEVICE_CLASS_WIFI },
+	{ "ethernet", MG_DEVICE_CLASS_ETHERNET },
+	{ "ap", MG_DEVICE_CLASS_AP },
 };
 
 gboolean
-mg_class_parse(const char *text, MgClass *klass, GError **error)
+mg_device_class_parse(const char *text, MgDeviceClass *device_class, GError **error)
 {
-	for (guint i = 0; i < G_N_ELEMENTS(mg_class_names); i++) {
-		if (g_strcmp0(text, mg_class_names[i].name) == 0) {
-			*klass = mg_class_names[i].klass;
+	for (guint i = 0; i < G_N_ELEMENTS(mg_device_class_names); i++) {
+		if (g_strcmp0(text, mg_device_class_names[i].name) == 0) {
+			*device_class = mg_device_class_names[i].device_class;
 			return TRUE;
 		}
 	}
@@ -76,14 +76,14 @@ mg_class_parse(const char *text, MgClass *klass, GError **error)
 }
 
 const char *
-mg_class_to_string(MgClass klass)
+mg_device_class_to_string(MgDeviceClass device_class)
 {
 	/* Indexed by the flags: every combination has its static text. */
 	static const char *const names[] = {
 		"none", "wifi",    "ethernet",    "wifi,ethernet",
 		"ap",   "wifi,ap", "ethernet,ap", "wifi,ethernet,ap",
 	};
-	return (guint)klass < G_N_ELEMENTS(names) ? names[klass] : "none";
+	return (guint)device_class < G_N_ELEMENTS(names) ? names[device_class] : "none";
 }
 
 const char *
@@ -116,20 +116,20 @@ static gboolean G_GNUC_PRINTF(3, 4)
 static gboolean
 mg_catalogue_parse_classes(MgCatalogueParser *parser,
 			   char **words,
-			   MgClass *classes,
+			   MgDeviceClass *classes,
 			   GError **error)
 {
-	*classes = MG_CLASS_NONE;
+	*classes = MG_DEVICE_CLASS_NONE;
 	for (guint i = 0; words[i] != NULL; i++) {
-		MgClass one;
+		MgDeviceClass one;
 		g_autoptr(GError) local = NULL;
 		if (words[i][0] == '\0')
 			continue;
-		if (!mg_class_parse(words[i], &one, &local))
+		if (!mg_device_class_parse(words[i], &one, &local))
 			return mg_catalogue_fail(parser, error, "%s", local->message);
 		*classes |= one;
 	}
-	if (*classes == MG_CLASS_NONE)
+	if (*classes == MG_DEVICE_CLASS_NONE)
 		return mg_catalogue_fail(parser, error, _("no device class given"));
 	return TRUE;
 }
@@ -227,7 +227,7 @@ mg_catalogue_parse_prefix(MgCatalogueParser *parser, const char *rest, GError **
 				    error,
 				    _("classes=%s is not among the vendor's classes (%s)"),
 				    w + strlen("classes="),
-				    mg_class_to_string(vendor->classes));
+				    mg_device_class_to_string(vendor->classes));
 		} else if (g_str_has_prefix(w, "serial=")) {
 			if (!mg_catalogue_parse_serial_range(
 				parser, entry, w + strlen("serial="), error))
@@ -270,7 +270,7 @@ mg_catalogue_finish_vendor(MgCatalogueParser *parser, GError **error)
 		missing = "name";
 	else if (v->organizations->len == 0)
 		missing = "organization";
-	else if (v->classes == MG_CLASS_NONE)
+	else if (v->classes == MG_DEVICE_CLASS_NONE)
 		missing = "classes";
 	else if (v->weight == 0)
 		missing = "weight";
@@ -307,7 +307,7 @@ mg_catalogue_parse_vendor_line(MgCatalogueParser *parser,
 		return mg_catalogue_fail(parser, error, _("'%s' has no value"), key);
 
 	if (g_strcmp0(key, "prefix") == 0) {
-		if (v->classes == MG_CLASS_NONE)
+		if (v->classes == MG_DEVICE_CLASS_NONE)
 			return mg_catalogue_fail(
 			    parser, error, _("prefix before the classes line"));
 		return mg_catalogue_parse_prefix(parser, rest, error);
@@ -320,7 +320,7 @@ mg_catalogue_parse_vendor_line(MgCatalogueParser *parser,
 		g_ptr_array_add(v->organizations, g_strdup(rest));
 	} else if (g_strcmp0(key, "products") == 0 && v->products == NULL) {
 		v->products = g_strdup(rest);
-	} else if (g_strcmp0(key, "classes") == 0 && v->classes == MG_CLASS_NONE) {
+	} else if (g_strcmp0(key, "classes") == 0 && v->classes == MG_DEVICE_CLASS_NONE) {
 		g_auto(GStrv) words = g_strsplit_set(rest, " \t", -1);
 		return mg_catalogue_parse_classes(parser, words, &v->classes, error);
 	} else if (g_strcmp0(key, "weight") == 0 && v->weight == 0) {

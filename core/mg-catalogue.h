@@ -9,15 +9,15 @@ G_BEGIN_DECLS
 
 /* The kind of interface an address is for. Flags: a row may fit several. */
 typedef enum {
-	MG_CLASS_NONE = 0,
-	MG_CLASS_WIFI = 1 << 0,
-	MG_CLASS_ETHERNET = 1 << 1,
-	MG_CLASS_AP = 1 << 2, /* a Wi-Fi access point: consumer APs and home routers */
-} MgClass;
+	MG_DEVICE_CLASS_NONE = 0,
+	MG_DEVICE_CLASS_WIFI = 1 << 0,
+	MG_DEVICE_CLASS_ETHERNET = 1 << 1,
+	MG_DEVICE_CLASS_AP = 1 << 2, /* a Wi-Fi access point: consumer APs and home routers */
+} MgDeviceClass;
 
-#define MG_CLASS_ALL (MG_CLASS_WIFI | MG_CLASS_ETHERNET | MG_CLASS_AP)
+#define MG_DEVICE_CLASS_ALL (MG_DEVICE_CLASS_WIFI | MG_DEVICE_CLASS_ETHERNET | MG_DEVICE_CLASS_AP)
 /* The classes whose address is a Wi-Fi profile's (802-11-wireless) setting. */
-#define MG_CLASS_WIRELESS (MG_CLASS_WIFI | MG_CLASS_AP)
+#define MG_DEVICE_CLASS_WIRELESS (MG_DEVICE_CLASS_WIFI | MG_DEVICE_CLASS_AP)
 
 typedef enum {
 	MG_ERA_CURRENT, /* plausible on a machine bought today */
@@ -29,7 +29,7 @@ typedef struct _MgVendor MgVendor;
 typedef struct {
 	MgPrefix prefix;
 	const MgVendor *vendor;
-	MgClass classes;
+	MgDeviceClass classes;
 	MgEra era;
 	guint64 serial_min; /* inclusive range the serial is drawn from */
 	guint64 serial_max;
@@ -41,7 +41,7 @@ struct _MgVendor {
 	char *id;
 	char *name;
 	GPtrArray *organizations; /* char*: the IEEE registry's spellings */
-	MgClass classes;
+	MgDeviceClass classes;
 	guint weight;
 	char *weight_source;
 	char *products;
@@ -66,9 +66,9 @@ const MgVendor *mg_catalogue_find_vendor(MgCatalogue *catalogue, const char *nam
 /* The most specific row whose block holds @mac, or NULL. */
 const MgCatalogueEntry *mg_catalogue_lookup(MgCatalogue *catalogue, const MgMac *mac);
 
-gboolean mg_class_parse(const char *text, MgClass *klass, GError **error);
+gboolean mg_device_class_parse(const char *text, MgDeviceClass *device_class, GError **error);
 /* "wifi", "ethernet", "ap" or a comma-separated set ("wifi,ethernet"); static. */
-const char *mg_class_to_string(MgClass klass);
+const char *mg_device_class_to_string(MgDeviceClass device_class);
 const char *mg_era_to_string(MgEra era);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(MgCatalogue, mg_catalogue_free)

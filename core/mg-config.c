@@ -250,11 +250,11 @@ mg_config_default_path(void)
 }
 
 const MgPolicy *
-mg_config_policy_for(const MgConfig *config, MgClass klass)
+mg_config_policy_for(const MgConfig *config, MgDeviceClass device_class)
 {
-	if (klass == MG_CLASS_WIFI)
+	if (device_class == MG_DEVICE_CLASS_WIFI)
 		return &config->wifi;
-	if (klass == MG_CLASS_AP)
+	if (device_class == MG_DEVICE_CLASS_AP)
 		return &config->ap;
 	return &config->ethernet;
 }

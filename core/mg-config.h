@@ -33,8 +33,8 @@ gboolean mg_config_load_file(MgConfig *config, const char *path, GError **error)
 /* $CONFIGURATION_DIRECTORY (its first entry) or /etc/macguise, + macguise.conf */
 char *mg_config_default_path(void);
 
-/* The defaults for a profile of class @klass, then @klass itself where the
+/* The defaults for a profile of class @device_class, then @device_class itself where the
  * policy says "auto". */
-const MgPolicy *mg_config_policy_for(const MgConfig *config, MgClass klass);
+const MgPolicy *mg_config_policy_for(const MgConfig *config, MgDeviceClass device_class);
 
 G_END_DECLS

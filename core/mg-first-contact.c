@@ -23,11 +23,11 @@ mg_first_contact_mask(GString *out,
 		      const char *key,
 		      MgCatalogue *catalogue,
 		      MgRandom *rng,
-		      MgClass klass,
+		      MgDeviceClass device_class,
 		      guint draws,
 		      GError **error)
 {
-	g_autoptr(MgGenerator) gen = mg_generator_new(catalogue, klass, NULL, error);
+	g_autoptr(MgGenerator) gen = mg_generator_new(catalogue, device_class, NULL, error);
 
 	if (gen == NULL)
 		return FALSE;
@@ -56,8 +56,8 @@ mg_first_contact_conf(MgCatalogue *catalogue, MgRandom *rng, guint draws, GError
 	    "[connection-macguise-first-contact]\n");
 
 	if (!mg_first_contact_mask(
-		out, "ethernet", catalogue, rng, MG_CLASS_ETHERNET, draws, error) ||
-	    !mg_first_contact_mask(out, "wifi", catalogue, rng, MG_CLASS_WIFI, draws, error))
+		out, "ethernet", catalogue, rng, MG_DEVICE_CLASS_ETHERNET, draws, error) ||
+	    !mg_first_contact_mask(out, "wifi", catalogue, rng, MG_DEVICE_CLASS_WIFI, draws, error))
 		return NULL;
 	return g_string_free(g_steal_pointer(&out), FALSE);
 }

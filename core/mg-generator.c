@@ -47,14 +47,19 @@ mg_entry_drawable_range(const MgCatalogueEntry *e, guint64 *lo, guint64 *hi)
 }
 
 MgGenerator *
-mg_generator_new(MgCatalogue *catalogue, MgClass klass, const char *const *vendors, GError **error)
+mg_generator_new(MgCatalogue *catalogue,
+		 MgDeviceClass device_class,
+		 const char *const *vendors,
+		 GError **error)
 {
 	g_autoptr(MgGenerator) gen = g_new0(MgGenerator, 1);
 	g_autoptr(GPtrArray) requested = g_ptr_array_new();
 	GPtrArray *all = mg_catalogue_get_vendors(catalogue);
 
-	g_return_val_if_fail(
-	    klass == MG_CLASS_WIFI || klass == MG_CLASS_ETHERNET || klass == MG_CLASS_AP, NULL);
+	g_return_val_if_fail(device_class == MG_DEVICE_CLASS_WIFI ||
+				 device_class == MG_DEVICE_CLASS_ETHERNET ||
+				 device_class == MG_DEVICE_CLASS_AP,
+			     NULL);
 
 	gen->vendors = g_array_new(FALSE, TRUE, sizeof(MgGeneratorVendor));
 	g_array_set_clear_func(gen->vendors, (GDestroyNotify)mg_generator_vendor_clear);
@@ -85,7 +90,7 @@ mg_generator_new(MgCatalogue *catalogue, MgClass klass, const char *const *vendo
 		for (guint j = 0; j < v->entries->len; j++) {
 			MgCatalogueEntry *e = g_ptr_array_index(v->entries, j);
 			guint64 lo, hi;
-			if ((e->classes & klass) != 0 && e->era == MG_ERA_CURRENT &&
+			if ((e->classes & device_class) != 0 && e->era == MG_ERA_CURRENT &&
 			    mg_entry_drawable_range(e, &lo, &hi))
 				g_ptr_array_add(gv.entries, e);
 		}
@@ -102,7 +107,7 @@ mg_generator_new(MgCatalogue *catalogue, MgClass klass, const char *const *vendo
 			    MG_ERROR,
 			    MG_ERROR_NO_CANDIDATE,
 			    _("no vendor in the catalogue has current %s addresses"),
-			    mg_class_to_string(klass));
+			    mg_device_class_to_string(device_class));
 		return NULL;
 	}
 	return g_steal_pointer(&gen);

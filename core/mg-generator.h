@@ -15,11 +15,13 @@ typedef gboolean (*MgAcceptFunc)(const MgMac *candidate, gpointer user_data);
 
 typedef struct _MgGenerator MgGenerator;
 
-/* Draws from the current-era rows of @catalogue for @klass (one class),
+/* Draws from the current-era rows of @catalogue for @device_class (one class),
  * restricted to @vendors (ids or names; NULL or empty for every vendor).
  * @catalogue must outlive the generator. */
-MgGenerator *
-mg_generator_new(MgCatalogue *catalogue, MgClass klass, const char *const *vendors, GError **error);
+MgGenerator *mg_generator_new(MgCatalogue *catalogue,
+			      MgDeviceClass device_class,
+			      const char *const *vendors,
+			      GError **error);
 void mg_generator_free(MgGenerator *generator);
 
 /* A vendor in proportion to its weight, one of its blocks for the class

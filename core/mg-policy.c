@@ -27,7 +27,7 @@ mg_policy_init_default(MgPolicy *policy)
 	policy->mode = MG_MODE_PLAUSIBLE;
 	policy->rotate = MG_ROTATE_INTERVAL;
 	policy->interval = 86400;
-	policy->klass = MG_CLASS_NONE;
+	policy->device_class = MG_DEVICE_CLASS_NONE;
 	policy->vendors = NULL;
 	policy->harden = TRUE;
 	policy->quiet_start = -1;
@@ -231,13 +231,13 @@ mg_policy_set(MgPolicy *policy, const char *name, const char *value, GError **er
 	}
 	if (g_strcmp0(name, "class") == 0) {
 		if (g_strcmp0(value, "auto") == 0)
-			policy->klass = MG_CLASS_NONE;
+			policy->device_class = MG_DEVICE_CLASS_NONE;
 		else if (g_strcmp0(value, "wifi") == 0)
-			policy->klass = MG_CLASS_WIFI;
+			policy->device_class = MG_DEVICE_CLASS_WIFI;
 		else if (g_strcmp0(value, "ethernet") == 0)
-			policy->klass = MG_CLASS_ETHERNET;
+			policy->device_class = MG_DEVICE_CLASS_ETHERNET;
 		else if (g_strcmp0(value, "ap") == 0)
-			policy->klass = MG_CLASS_AP;
+			policy->device_class = MG_DEVICE_CLASS_AP;
 		else
 			return mg_policy_fail(error, name, value, "auto, wifi, ethernet or ap");
 		return TRUE;
@@ -350,8 +350,9 @@ mg_policy_get(const MgPolicy *policy, const char *name)
 		}
 	}
 	if (g_strcmp0(name, "class") == 0)
-		return g_strdup(policy->klass == MG_CLASS_NONE ? "auto"
-							       : mg_class_to_string(policy->klass));
+		return g_strdup(policy->device_class == MG_DEVICE_CLASS_NONE
+				    ? "auto"
+				    : mg_device_class_to_string(policy->device_class));
 	if (g_strcmp0(name, "vendors") == 0)
 		return policy->vendors == NULL ? g_strdup("any") : g_strjoinv(",", policy->vendors);
 	if (g_strcmp0(name, "harden") == 0)

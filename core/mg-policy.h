@@ -31,10 +31,10 @@ typedef enum {
 typedef struct {
 	MgMode mode;
 	MgRotate rotate;
-	gint64 interval; /* seconds, for MG_ROTATE_INTERVAL */
-	MgClass klass;   /* MG_CLASS_NONE: from the profile type ("auto") */
-	GStrv vendors;   /* NULL: any vendor */
-	gboolean harden; /* rotate IPv6/DHCP identifiers with the MAC */
+	gint64 interval;            /* seconds, for MG_ROTATE_INTERVAL */
+	MgDeviceClass device_class; /* MG_DEVICE_CLASS_NONE: from the profile type ("auto") */
+	GStrv vendors;              /* NULL: any vendor */
+	gboolean harden;            /* rotate IPv6/DHCP identifiers with the MAC */
 	/* For access points: the local time of day (minutes since midnight,
 	 * [start, end), wrapping past midnight) in which a due rotation may
 	 * restart the hotspot if no client is connected; -1: none, a due

@@ -42,7 +42,8 @@ mg_profile_status_to_variant(const MgProfileStatus *status, const MgProfileState
 	g_variant_builder_init(&d, G_VARIANT_TYPE("a{sv}"));
 	mg_status_add(&d, "uuid", g_variant_new_string(status->uuid));
 	mg_status_add(&d, "id", g_variant_new_string(status->id));
-	mg_status_add(&d, "class", g_variant_new_string(mg_class_to_string(status->klass)));
+	mg_status_add(
+	    &d, "class", g_variant_new_string(mg_device_class_to_string(status->device_class)));
 	mg_status_add(&d, "mode", g_variant_new_string(status->mode));
 	mg_status_add(&d, "rotate", g_variant_new_string(status->rotate));
 	mg_status_add(&d, "active", g_variant_new_boolean(status->active));
@@ -149,22 +150,22 @@ mg_status_read_state(GVariantDict *d, MgProfileState *p, GError **error)
 static gboolean
 mg_status_read_identity(GVariantDict *d, MgProfileStatus *status, GError **error)
 {
-	const char *klass = NULL;
+	const char *device_class = NULL;
 
 	memset(status, 0, sizeof(*status));
 	MG_STATUS_GET(d, "uuid", "s", mg_status_string, &status->uuid, error);
 	MG_STATUS_GET(d, "id", "s", mg_status_string, &status->id, error);
-	MG_STATUS_GET(d, "class", "s", mg_status_string, &klass, error);
+	MG_STATUS_GET(d, "class", "s", mg_status_string, &device_class, error);
 	MG_STATUS_GET(d, "mode", "s", mg_status_string, &status->mode, error);
 	MG_STATUS_GET(d, "rotate", "s", mg_status_string, &status->rotate, error);
 	MG_STATUS_GET(d, "active", "b", g_variant_get_boolean, &status->active, error);
-	if (status->uuid == NULL || status->id == NULL || klass == NULL || status->mode == NULL ||
-	    status->rotate == NULL) {
+	if (status->uuid == NULL || status->id == NULL || device_class == NULL ||
+	    status->mode == NULL || status->rotate == NULL) {
 		g_set_error_literal(
 		    error, MG_ERROR, MG_ERROR_STATE, "a profile's status lacks its identity");
 		return FALSE;
 	}
-	return mg_class_parse(klass, &status->klass, error);
+	return mg_device_class_parse(device_class, &status->device_class, error);
 }
 
 gboolean

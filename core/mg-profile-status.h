@@ -15,7 +15,7 @@ G_BEGIN_DECLS
 typedef struct {
 	const char *uuid;
 	const char *id;
-	MgClass klass;
+	MgDeviceClass device_class;
 	const char *mode;   /* "random", "stable", "off" */
 	const char *rotate; /* "daily", "never", … */
 	gboolean active;

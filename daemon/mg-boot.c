@@ -97,7 +97,7 @@ mg_boot_profile(MgBoot *b, const char *dir, const char *path)
 	MgPolicy policy;
 	MgSnapshot snap;
 	MgReconcile r;
-	MgClass klass;
+	MgDeviceClass device_class;
 	char text[MG_MAC_STRLEN];
 	gsize len = 0;
 	MgMac mac;
@@ -108,12 +108,12 @@ mg_boot_profile(MgBoot *b, const char *dir, const char *path)
 		g_warning("%s: skipped: %s", path, error->message);
 		return FALSE;
 	}
-	klass = mg_profile_class(connection);
-	if (klass == MG_CLASS_NONE || nm_connection_get_uuid(connection) == NULL)
+	device_class = mg_profile_class(connection);
+	if (device_class == MG_DEVICE_CLASS_NONE || nm_connection_get_uuid(connection) == NULL)
 		return FALSE;
 	p = mg_state_get_profile(b->rt.state, nm_connection_get_uuid(connection));
-	mg_profile_policy(&b->rt.config, b->rt.catalogue, connection, klass, &policy);
-	mg_profile_snapshot(b->rt.state, p, connection, klass, &policy, &snap);
+	mg_profile_policy(&b->rt.config, b->rt.catalogue, connection, device_class, &policy);
+	mg_profile_snapshot(b->rt.state, p, connection, device_class, &policy, &snap);
 	r = mg_reconcile(&snap, b->rt.boot_id, b->now, MG_EVENT_BOOT);
 	/* Only writes happen here; what changes the state alone (set by
 	 * hand, handed back, adopted) the running service does and reports. */
@@ -126,7 +126,7 @@ mg_boot_profile(MgBoot *b, const char *dir, const char *path)
 	} else if (!mg_profile_draw(b->rt.catalogue,
 				    b->rt.state,
 				    b->rt.rng,
-				    klass,
+				    device_class,
 				    &policy,
 				    /* No devices before NetworkManager: keep-vendor keeps
 				     * the block of the current address, the device's. */
@@ -141,7 +141,7 @@ mg_boot_profile(MgBoot *b, const char *dir, const char *path)
 		return FALSE;
 	}
 	mg_mac_format(&mac, text);
-	if ((klass & MG_CLASS_WIRELESS) != 0)
+	if ((device_class & MG_DEVICE_CLASS_WIRELESS) != 0)
 		g_key_file_set_string(
 		    kf, mg_boot_group(kf, "802-11-wireless", "wifi"), "cloned-mac-address", text);
 	else

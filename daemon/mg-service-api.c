@@ -30,22 +30,23 @@ mg_service_get_status(MgService *self, const char *user)
 	g_variant_builder_init(&list, G_VARIANT_TYPE("aa{sv}"));
 	for (guint i = 0; connections != NULL && i < connections->len; i++) {
 		NMConnection *c = NM_CONNECTION(g_ptr_array_index(connections, i));
-		MgClass klass = mg_profile_class(c);
+		MgDeviceClass device_class = mg_profile_class(c);
 		const char *uuid = nm_connection_get_uuid(c);
 		MgProfileStatus status;
 		MgPolicy policy;
 		g_autofree char *mode = NULL;
 		g_autofree char *rotate = NULL;
 
-		if (klass == MG_CLASS_NONE || uuid == NULL || !mg_service_visible_to(c, user))
+		if (device_class == MG_DEVICE_CLASS_NONE || uuid == NULL ||
+		    !mg_service_visible_to(c, user))
 			continue;
-		mg_profile_policy(&self->rt.config, self->rt.catalogue, c, klass, &policy);
+		mg_profile_policy(&self->rt.config, self->rt.catalogue, c, device_class, &policy);
 		mode = mg_policy_get(&policy, "mode");
 		rotate = mg_policy_get(&policy, "rotate");
 		mg_policy_clear(&policy);
 		status.uuid = uuid;
 		status.id = nm_connection_get_id(c);
-		status.klass = klass;
+		status.device_class = device_class;
 		status.mode = mode;
 		status.rotate = rotate;
 		status.active = g_hash_table_contains(self->active, uuid);
@@ -67,7 +68,7 @@ mg_service_lookup_profile(MgService *self, const char *profile, GError **error)
 		if (rc == NULL)
 			rc = nm_client_get_connection_by_id(self->client, profile);
 	}
-	if (rc == NULL || mg_profile_class(NM_CONNECTION(rc)) == MG_CLASS_NONE) {
+	if (rc == NULL || mg_profile_class(NM_CONNECTION(rc)) == MG_DEVICE_CLASS_NONE) {
 		g_set_error(error,
 			    MG_ERROR,
 			    MG_ERROR_NOT_FOUND,
@@ -96,13 +97,13 @@ mg_service_rotate_one(MgService *self, NMRemoteConnection *rc, gboolean now)
 {
 	NMConnection *c = NM_CONNECTION(rc);
 	const char *uuid = nm_connection_get_uuid(c);
-	MgClass klass = mg_profile_class(c);
+	MgDeviceClass device_class = mg_profile_class(c);
 	MgSnapshot snap;
 	MgPolicy policy;
 	MgRotation r;
 
-	mg_profile_policy(&self->rt.config, self->rt.catalogue, c, klass, &policy);
-	mg_service_snapshot(self, c, klass, &policy, &snap);
+	mg_profile_policy(&self->rt.config, self->rt.catalogue, c, device_class, &policy);
+	mg_service_snapshot(self, c, device_class, &policy, &snap);
 	r = mg_rotation_decide(&snap, now, g_get_real_time() / G_USEC_PER_SEC);
 	if ((r.actions & MG_DO_MARK_PENDING) != 0) {
 		mg_state_ensure_profile(self->rt.state, uuid)->pending = TRUE;
@@ -110,7 +111,7 @@ mg_service_rotate_one(MgService *self, NMRemoteConnection *rc, gboolean now)
 		mg_service_note_changed(self, uuid);
 	}
 	if ((r.actions & MG_DO_ASSIGN) != 0)
-		mg_service_assign(self, rc, klass, &policy, FALSE, "");
+		mg_service_assign(self, rc, device_class, &policy, FALSE, "");
 	else if (r.outcome == MG_ROTATION_ROTATED)
 		mg_service_evaluate(self, rc, MG_EVENT_SEEN);
 	mg_policy_clear(&policy);
@@ -143,7 +144,7 @@ mg_service_rotate(MgService *self, const char *profile, gboolean now, GError **e
 		const GPtrArray *connections = nm_client_get_connections(self->client);
 		for (guint i = 0; connections != NULL && i < connections->len; i++) {
 			NMRemoteConnection *rc = g_ptr_array_index(connections, i);
-			if (mg_profile_class(NM_CONNECTION(rc)) != MG_CLASS_NONE)
+			if (mg_profile_class(NM_CONNECTION(rc)) != MG_DEVICE_CLASS_NONE)
 				mg_service_add_rotation(
 				    &list, NM_CONNECTION(rc), mg_service_rotate_one(self, rc, now));
 		}

@@ -12,15 +12,15 @@
 gboolean
 mg_service_manages(MgService *self, NMConnection *c)
 {
-	MgClass klass = mg_profile_class(c);
+	MgDeviceClass device_class = mg_profile_class(c);
 	MgSnapshot snap;
 	MgPolicy policy;
 	gboolean manages;
 
-	if (klass == MG_CLASS_NONE)
+	if (device_class == MG_DEVICE_CLASS_NONE)
 		return FALSE;
-	mg_profile_policy(&self->rt.config, self->rt.catalogue, c, klass, &policy);
-	mg_service_snapshot(self, c, klass, &policy, &snap);
+	mg_profile_policy(&self->rt.config, self->rt.catalogue, c, device_class, &policy);
+	mg_service_snapshot(self, c, device_class, &policy, &snap);
 	manages = mg_snapshot_manages(&snap);
 	mg_policy_clear(&policy);
 	return manages;
@@ -62,7 +62,7 @@ mg_service_carry_out_report(
     MgService *self, NMRemoteConnection *rc, MgProfileState *p, MgReport r, const char *iface)
 {
 	NMConnection *c = NM_CONNECTION(rc);
-	MgClass klass = mg_profile_class(c);
+	MgDeviceClass device_class = mg_profile_class(c);
 	MgPolicy policy;
 	gboolean assigned;
 
@@ -81,9 +81,13 @@ mg_service_carry_out_report(
 	mg_service_commit_soon(self);
 	if ((r.actions & MG_DO_ASSIGN) == 0)
 		return r.outcome;
-	mg_profile_policy(&self->rt.config, self->rt.catalogue, c, klass, &policy);
-	assigned = mg_service_assign(
-	    self, rc, klass, &policy, TRUE, (r.actions & MG_DO_REACTIVATE) != 0 ? iface : NULL);
+	mg_profile_policy(&self->rt.config, self->rt.catalogue, c, device_class, &policy);
+	assigned = mg_service_assign(self,
+				     rc,
+				     device_class,
+				     &policy,
+				     TRUE,
+				     (r.actions & MG_DO_REACTIVATE) != 0 ? iface : NULL);
 	mg_policy_clear(&policy);
 	/* No address to draw, or no save: the verdict is recorded all the same. */
 	return assigned ? r.outcome : MG_REPORT_RECORDED;

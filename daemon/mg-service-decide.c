@@ -75,18 +75,18 @@ typedef struct {
 void
 mg_service_snapshot(MgService *self,
 		    NMConnection *connection,
-		    MgClass klass,
+		    MgDeviceClass device_class,
 		    const MgPolicy *policy,
 		    MgSnapshot *snap)
 {
 	const char *uuid = nm_connection_get_uuid(connection);
-	const char *cloned = mg_profile_cloned_mac(connection, klass);
+	const char *cloned = mg_profile_cloned_mac(connection, device_class);
 	MgWriteState *ws = g_hash_table_lookup(self->writes, uuid);
 
 	mg_profile_snapshot(self->rt.state,
 			    mg_state_get_profile(self->rt.state, uuid),
 			    connection,
-			    klass,
+			    device_class,
 			    policy,
 			    snap);
 	snap->active = g_hash_table_contains(self->active, uuid);
@@ -99,7 +99,7 @@ mg_service_snapshot(MgService *self,
 static MgReconcile
 mg_service_decide(MgService *self,
 		  NMConnection *connection,
-		  MgClass klass,
+		  MgDeviceClass device_class,
 		  const MgPolicy *policy,
 		  const MgLinkView *view,
 		  MgEvent event)
@@ -107,18 +107,21 @@ mg_service_decide(MgService *self,
 	const char *uuid = nm_connection_get_uuid(connection);
 	MgSnapshot snap;
 
-	mg_service_snapshot(self, connection, klass, policy, &snap);
+	mg_service_snapshot(self, connection, device_class, policy, &snap);
 	snap.new_activation = view->new_activation;
 	snap.link = view->link;
-	if (snap.active && klass == MG_CLASS_AP && policy->quiet_start >= 0)
+	if (snap.active && device_class == MG_DEVICE_CLASS_AP && policy->quiet_start >= 0)
 		mg_service_quiet_hours_state(self, uuid, &snap.schedule);
 	return mg_reconcile(&snap, self->rt.boot_id, g_get_real_time() / G_USEC_PER_SEC, event);
 }
 
 /* What changes the state alone; the decision is then made again. */
 static void
-mg_service_apply_state(
-    MgService *self, NMConnection *connection, MgClass klass, const MgPolicy *policy, guint actions)
+mg_service_apply_state(MgService *self,
+		       NMConnection *connection,
+		       MgDeviceClass device_class,
+		       const MgPolicy *policy,
+		       guint actions)
 {
 	const char *uuid = nm_connection_get_uuid(connection);
 	const char *id = nm_connection_get_id(connection);
@@ -133,7 +136,7 @@ mg_service_apply_state(
 	if ((actions & MG_DO_ADOPT_UNRECORDED) != 0) {
 		MgMac mac;
 		gint64 drawn_at;
-		g_assert(mg_mac_parse(mg_profile_cloned_mac(connection, klass), &mac, NULL));
+		g_assert(mg_mac_parse(mg_profile_cloned_mac(connection, device_class), &mac, NULL));
 		drawn_at = mg_state_remembered_at(self->rt.state, &mac);
 		if (drawn_at != 0) {
 			mg_state_assign(self->rt.state,
@@ -237,7 +240,7 @@ mg_service_gate(MgService *self, NMRemoteConnection *rc, const char *iface)
 static void
 mg_service_apply_writes(MgService *self,
 			NMRemoteConnection *rc,
-			MgClass klass,
+			MgDeviceClass device_class,
 			const MgPolicy *policy,
 			const MgLinkView *view,
 			guint actions)
@@ -258,7 +261,7 @@ mg_service_apply_writes(MgService *self,
 	if ((actions & (MG_DO_ASSIGN | MG_DO_REWRITE)) == 0 || mg_service_defer(self, rc))
 		return;
 	if ((actions & MG_DO_ASSIGN) != 0) {
-		mg_service_assign(self, rc, klass, policy, FALSE, iface);
+		mg_service_assign(self, rc, device_class, policy, FALSE, iface);
 		return;
 	}
 	if ((actions & MG_DO_ADOPT_LINK) != 0 &&
@@ -267,7 +270,8 @@ mg_service_apply_writes(MgService *self,
 	p = mg_state_get_profile(self->rt.state, uuid);
 	if (iface != NULL)
 		g_hash_table_replace(self->reactivate, g_strdup(uuid), g_strdup(iface));
-	mg_service_write(self, rc, klass, FALSE, mg_write_new(self, connection, &p->address));
+	mg_service_write(
+	    self, rc, device_class, FALSE, mg_write_new(self, connection, &p->address));
 }
 
 /* An activation's check is over once a decision no longer waits for it. */
@@ -296,7 +300,7 @@ mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 {
 	NMConnection *connection = NM_CONNECTION(rc);
 	const char *uuid = nm_connection_get_uuid(connection);
-	MgClass klass = mg_profile_class(connection);
+	MgDeviceClass device_class = mg_profile_class(connection);
 	guint state_only = MG_DO_HAND_BACK | MG_DO_ADOPT_UNRECORDED | MG_DO_MARK_USER_OWNED |
 			   MG_DO_MARK_USED | MG_DO_MARK_PENDING;
 	MgLinkView view = { FALSE, MG_LINK_UNKNOWN, { { 0 } } };
@@ -304,33 +308,35 @@ mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 	MgReconcile r;
 	MgPolicy policy;
 
-	if (klass == MG_CLASS_NONE || uuid == NULL)
+	if (device_class == MG_DEVICE_CLASS_NONE || uuid == NULL)
 		return;
 	if (g_hash_table_contains(self->active, uuid)) {
 		view.new_activation = g_hash_table_contains(self->unchecked, uuid);
-		view.link = mg_service_link_address(self, uuid, klass, &view.mac);
+		view.link = mg_service_link_address(self, uuid, device_class, &view.mac);
 	}
-	mg_profile_policy(&self->rt.config, self->rt.catalogue, connection, klass, &policy);
-	r = mg_service_decide(self, connection, klass, &policy, &view, event);
+	mg_profile_policy(&self->rt.config, self->rt.catalogue, connection, device_class, &policy);
+	r = mg_service_decide(self, connection, device_class, &policy, &view, event);
 	/* A hand-back or an adopted address changes what the profile is: decide
 	 * again on the new state (at most once more each). */
 	for (guint pass = 0;
 	     pass < 2 && (r.actions & (MG_DO_HAND_BACK | MG_DO_ADOPT_UNRECORDED)) != 0;
 	     pass++) {
-		mg_service_apply_state(self, connection, klass, &policy, r.actions & state_only);
-		r = mg_service_decide(self, connection, klass, &policy, &view, event);
+		mg_service_apply_state(
+		    self, connection, device_class, &policy, r.actions & state_only);
+		r = mg_service_decide(self, connection, device_class, &policy, &view, event);
 	}
 	words = mg_reconcile_actions_to_string(r.actions);
 	g_debug("profile '%s': %s (%s)", nm_connection_get_id(connection), words, r.reason);
 	if ((r.actions & state_only) != 0)
-		mg_service_apply_state(self, connection, klass, &policy, r.actions & state_only);
+		mg_service_apply_state(
+		    self, connection, device_class, &policy, r.actions & state_only);
 	if (r.wake_at != 0)
 		g_hash_table_replace(
 		    self->wake_at, g_strdup(uuid), g_memdup2(&r.wake_at, sizeof(r.wake_at)));
 	else
 		g_hash_table_remove(self->wake_at, uuid);
 	mg_service_note_checked(self, connection, &view, &r);
-	mg_service_apply_writes(self, rc, klass, &policy, &view, r.actions);
+	mg_service_apply_writes(self, rc, device_class, &policy, &view, r.actions);
 	mg_policy_clear(&policy);
 }
 

@@ -59,7 +59,7 @@ mg_service_is_some_current(MgService *self, const MgMac *mac)
  * address from a current catalogue block of the profile's class, not the
  * card's own, never used here before and no profile's. */
 MgLinkAddress
-mg_service_link_address(MgService *self, const char *uuid, MgClass klass, MgMac *out)
+mg_service_link_address(MgService *self, const char *uuid, MgDeviceClass device_class, MgMac *out)
 {
 	NMDevice *device = mg_service_link_device(self, uuid);
 	const char *perm = device != NULL ? mg_device_permanent_mac(device) : NULL;
@@ -76,7 +76,7 @@ mg_service_link_address(MgService *self, const char *uuid, MgClass klass, MgMac 
 	    mg_state_was_used(self->rt.state, out) || mg_service_is_some_current(self, out))
 		return MG_LINK_FOREIGN;
 	e = mg_catalogue_lookup(self->rt.catalogue, out);
-	if (e == NULL || (e->classes & klass) == 0 || e->era != MG_ERA_CURRENT)
+	if (e == NULL || (e->classes & device_class) == 0 || e->era != MG_ERA_CURRENT)
 		return MG_LINK_FOREIGN;
 	return MG_LINK_ADOPTABLE;
 }
@@ -176,7 +176,7 @@ mg_service_connection_seen(MgService *self, NMRemoteConnection *rc)
 {
 	const char *uuid = nm_connection_get_uuid(NM_CONNECTION(rc));
 
-	if (uuid != NULL && mg_profile_class(NM_CONNECTION(rc)) != MG_CLASS_NONE)
+	if (uuid != NULL && mg_profile_class(NM_CONNECTION(rc)) != MG_DEVICE_CLASS_NONE)
 		mg_service_note_changed(self, uuid);
 	mg_service_index_check(self, NM_CONNECTION(rc));
 	mg_service_evaluate(self, rc, MG_EVENT_SEEN);

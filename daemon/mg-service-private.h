@@ -113,7 +113,7 @@ typedef struct {
 	gboolean assign;       /* a new address (else the current one written again) */
 	gint64 due_at;         /* for a new address */
 	gboolean for_conflict; /* a recovery, not a rotation */
-	MgClass klass;
+	MgDeviceClass device_class;
 	gboolean new_stable_id;
 	char *basis; /* mg_profile_basis() of the copy the write was decided on */
 } MgWrite;
@@ -143,10 +143,16 @@ void mg_service_write_over(MgService *self, NMRemoteConnection *rc);
 /* One write: the lock, the current copy, Update2 (mg-service-update.c) */
 /* @w is decided on @connection: what the decision rested on is taken
  * (mg_profile_basis), and the profile counts as having a write under way. */
-void mg_service_write_prepare(
-    MgService *self, NMConnection *connection, MgClass klass, gboolean new_stable_id, MgWrite *w);
-void mg_service_write(
-    MgService *self, NMRemoteConnection *rc, MgClass klass, gboolean new_stable_id, MgWrite *w);
+void mg_service_write_prepare(MgService *self,
+			      NMConnection *connection,
+			      MgDeviceClass device_class,
+			      gboolean new_stable_id,
+			      MgWrite *w);
+void mg_service_write(MgService *self,
+		      NMRemoteConnection *rc,
+		      MgDeviceClass device_class,
+		      gboolean new_stable_id,
+		      MgWrite *w);
 void mg_service_write_start(MgService *self, MgWrite *w);
 void mg_service_release_lock(MgService *self);
 /* Saves the state once the main loop is idle, then starts the writes of
@@ -158,7 +164,7 @@ void mg_service_record_soon(MgService *self);
 void mg_service_write_ended(MgService *self);
 gboolean mg_service_assign(MgService *self,
 			   NMRemoteConnection *rc,
-			   MgClass klass,
+			   MgDeviceClass device_class,
 			   const MgPolicy *policy,
 			   gboolean for_conflict,
 			   const char *reactivate_iface);
@@ -166,7 +172,7 @@ gboolean mg_service_assign(MgService *self,
 /* Deciding, and carrying the decision out (mg-service-decide.c) */
 void mg_service_snapshot(MgService *self,
 			 NMConnection *connection,
-			 MgClass klass,
+			 MgDeviceClass device_class,
 			 const MgPolicy *policy,
 			 MgSnapshot *snap);
 void mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event);
@@ -176,7 +182,8 @@ void mg_service_timer_fired(gboolean clock_set, gpointer user_data);
 void mg_service_evaluate_all(MgService *self, MgEvent event);
 
 /* Following NetworkManager (mg-service-follow.c) */
-MgLinkAddress mg_service_link_address(MgService *self, const char *uuid, MgClass klass, MgMac *out);
+MgLinkAddress
+mg_service_link_address(MgService *self, const char *uuid, MgDeviceClass device_class, MgMac *out);
 void mg_service_client_ready(GObject *source, GAsyncResult *result, gpointer user_data);
 
 /* The D-Bus API's operations (mg-service-api.c) */

@@ -53,7 +53,7 @@ mg_service_set_keys(NMConnection *copy, const MgWrite *w)
 	char text[MG_MAC_STRLEN];
 
 	mg_mac_format(&w->mac, text);
-	if ((w->klass & MG_CLASS_WIRELESS) != 0) {
+	if ((w->device_class & MG_DEVICE_CLASS_WIRELESS) != 0) {
 		NMSettingWireless *s = nm_connection_get_setting_wireless(copy);
 		g_object_set(s, NM_SETTING_WIRELESS_CLONED_MAC_ADDRESS, text, NULL);
 	} else {
@@ -177,10 +177,13 @@ mg_service_lock_retry(gpointer user_data)
 }
 
 void
-mg_service_write_prepare(
-    MgService *self, NMConnection *connection, MgClass klass, gboolean new_stable_id, MgWrite *w)
+mg_service_write_prepare(MgService *self,
+			 NMConnection *connection,
+			 MgDeviceClass device_class,
+			 gboolean new_stable_id,
+			 MgWrite *w)
 {
-	w->klass = klass;
+	w->device_class = device_class;
 	w->new_stable_id = new_stable_id;
 	w->basis = mg_profile_basis(connection);
 	g_hash_table_add(self->in_flight, g_strdup(w->uuid));
@@ -189,10 +192,13 @@ mg_service_write_prepare(
 /* Starts writing @w's address into the profile (and a new stable-id epoch
  * with @new_stable_id). */
 void
-mg_service_write(
-    MgService *self, NMRemoteConnection *rc, MgClass klass, gboolean new_stable_id, MgWrite *w)
+mg_service_write(MgService *self,
+		 NMRemoteConnection *rc,
+		 MgDeviceClass device_class,
+		 gboolean new_stable_id,
+		 MgWrite *w)
 {
-	mg_service_write_prepare(self, NM_CONNECTION(rc), klass, new_stable_id, w);
+	mg_service_write_prepare(self, NM_CONNECTION(rc), device_class, new_stable_id, w);
 	mg_service_write_start(self, w);
 }
 

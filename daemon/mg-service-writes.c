@@ -19,7 +19,10 @@ mg_device_permanent_mac(NMDevice *dev)
  * (its interface-name, else the only device of its kind), else the
  * profile's current macguise address, whose block came from it. */
 static const MgMac *
-mg_service_hardware_mac(MgService *self, NMConnection *connection, MgClass klass, MgMac *out)
+mg_service_hardware_mac(MgService *self,
+			NMConnection *connection,
+			MgDeviceClass device_class,
+			MgMac *out)
 {
 	const char *iface = nm_connection_get_interface_name(connection);
 	const GPtrArray *devices = nm_client_get_devices(self->client);
@@ -31,8 +34,9 @@ mg_service_hardware_mac(MgService *self, NMConnection *connection, MgClass klass
 
 	for (guint i = 0; iface == NULL && devices != NULL && i < devices->len; i++) {
 		NMDevice *d = g_ptr_array_index(devices, i);
-		gboolean kind = (klass & MG_CLASS_WIRELESS) != 0 ? NM_IS_DEVICE_WIFI(d)
-								 : NM_IS_DEVICE_ETHERNET(d);
+		gboolean kind = (device_class & MG_DEVICE_CLASS_WIRELESS) != 0
+				    ? NM_IS_DEVICE_WIFI(d)
+				    : NM_IS_DEVICE_ETHERNET(d);
 		if (kind && device != NULL) {
 			device = NULL; /* more than one: which one is not known */
 			break;
@@ -233,7 +237,7 @@ mg_write_new(MgService *self, NMConnection *connection, const MgMac *mac)
 gboolean
 mg_service_assign(MgService *self,
 		  NMRemoteConnection *rc,
-		  MgClass klass,
+		  MgDeviceClass device_class,
 		  const MgPolicy *policy,
 		  gboolean for_conflict,
 		  const char *reactivate_iface)
@@ -250,15 +254,16 @@ mg_service_assign(MgService *self,
 		mac = ws->drawn;
 	} else {
 		g_autoptr(GArray) taken = mg_service_device_macs(self);
-		if (!mg_profile_draw(self->rt.catalogue,
-				     self->rt.state,
-				     self->rt.rng,
-				     klass,
-				     policy,
-				     mg_service_hardware_mac(self, connection, klass, &hardware),
-				     taken,
-				     &mac,
-				     &error)) {
+		if (!mg_profile_draw(
+			self->rt.catalogue,
+			self->rt.state,
+			self->rt.rng,
+			device_class,
+			policy,
+			mg_service_hardware_mac(self, connection, device_class, &hardware),
+			taken,
+			&mac,
+			&error)) {
 			g_warning("profile '%s': no address to give it: %s",
 				  nm_connection_get_id(connection),
 				  error->message);
@@ -278,7 +283,7 @@ mg_service_assign(MgService *self,
 		g_hash_table_replace(
 		    self->reactivate, g_strdup(w->uuid), g_strdup(reactivate_iface));
 	/* Written once the state holding it is saved (mg_service_commit). */
-	mg_service_write_prepare(self, connection, klass, policy->harden, w);
+	mg_service_write_prepare(self, connection, device_class, policy->harden, w);
 	g_queue_push_tail(&self->to_commit, w);
 	mg_service_commit_soon(self);
 	return TRUE;

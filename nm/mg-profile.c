@@ -14,7 +14,7 @@
 /* Candidates refused before a draw gives up. */
 #define MG_PROFILE_MAX_ATTEMPTS 1000
 
-MgClass
+MgDeviceClass
 mg_profile_class(NMConnection *connection)
 {
 	const char *type = nm_connection_get_connection_type(connection);
@@ -27,24 +27,24 @@ mg_profile_class(NMConnection *connection)
 	if (NM_IS_REMOTE_CONNECTION(connection) &&
 	    (nm_remote_connection_get_flags(NM_REMOTE_CONNECTION(connection)) &
 	     (NM_SETTINGS_CONNECTION_FLAG_VOLATILE | NM_SETTINGS_CONNECTION_FLAG_EXTERNAL)) != 0)
-		return MG_CLASS_NONE;
+		return MG_DEVICE_CLASS_NONE;
 	if (g_strcmp0(type, NM_SETTING_WIRED_SETTING_NAME) == 0)
-		return MG_CLASS_ETHERNET;
+		return MG_DEVICE_CLASS_ETHERNET;
 	if (g_strcmp0(type, NM_SETTING_WIRELESS_SETTING_NAME) == 0) {
 		/* A hotspot's address is its BSSID: a router's, not a laptop's. */
 		NMSettingWireless *s = nm_connection_get_setting_wireless(connection);
 		if (s != NULL &&
 		    g_strcmp0(nm_setting_wireless_get_mode(s), NM_SETTING_WIRELESS_MODE_AP) == 0)
-			return MG_CLASS_AP;
-		return MG_CLASS_WIFI;
+			return MG_DEVICE_CLASS_AP;
+		return MG_DEVICE_CLASS_WIFI;
 	}
-	return MG_CLASS_NONE;
+	return MG_DEVICE_CLASS_NONE;
 }
 
 const char *
-mg_profile_cloned_mac(NMConnection *connection, MgClass klass)
+mg_profile_cloned_mac(NMConnection *connection, MgDeviceClass device_class)
 {
-	if ((klass & MG_CLASS_WIRELESS) != 0) {
+	if ((device_class & MG_DEVICE_CLASS_WIRELESS) != 0) {
 		NMSettingWireless *s = nm_connection_get_setting_wireless(connection);
 		return s != NULL ? nm_setting_wireless_get_cloned_mac_address(s) : NULL;
 	} else {
@@ -105,7 +105,7 @@ void
 mg_profile_policy_full(const MgConfig *config,
 		       MgCatalogue *catalogue,
 		       NMConnection *connection,
-		       MgClass klass,
+		       MgDeviceClass device_class,
 		       MgPolicy *policy,
 		       GPtrArray *problems)
 {
@@ -114,7 +114,7 @@ mg_profile_policy_full(const MgConfig *config,
 	const char *const *keys;
 	guint n = 0;
 
-	mg_policy_copy(policy, mg_config_policy_for(config, klass));
+	mg_policy_copy(policy, mg_config_policy_for(config, device_class));
 	if (setting == NULL)
 		return;
 	keys = nm_setting_user_get_keys(NM_SETTING_USER(setting), &n);
@@ -133,7 +133,7 @@ mg_profile_policy_full(const MgConfig *config,
 		    _("macguise.vendors names a vendor not in the catalogue; using any"));
 		g_clear_pointer(&policy->vendors, g_strfreev);
 	}
-	if (policy->quiet_start >= 0 && klass != MG_CLASS_AP) {
+	if (policy->quiet_start >= 0 && device_class != MG_DEVICE_CLASS_AP) {
 		/* A client's users cannot be counted: never restart it unasked. */
 		mg_profile_problem(
 		    problems,
@@ -147,10 +147,10 @@ void
 mg_profile_policy(const MgConfig *config,
 		  MgCatalogue *catalogue,
 		  NMConnection *connection,
-		  MgClass klass,
+		  MgDeviceClass device_class,
 		  MgPolicy *policy)
 {
-	mg_profile_policy_full(config, catalogue, connection, klass, policy, NULL);
+	mg_profile_policy_full(config, catalogue, connection, device_class, policy, NULL);
 }
 
 const char *
@@ -174,9 +174,9 @@ MgProfileAddress
 mg_profile_address_kind(MgState *state,
 			const MgProfileState *profile,
 			NMConnection *connection,
-			MgClass klass)
+			MgDeviceClass device_class)
 {
-	const char *cloned = mg_profile_cloned_mac(connection, klass);
+	const char *cloned = mg_profile_cloned_mac(connection, device_class);
 	gint64 drawn_at;
 	MgMac m;
 
@@ -204,7 +204,7 @@ void
 mg_profile_snapshot(MgState *state,
 		    const MgProfileState *profile,
 		    NMConnection *connection,
-		    MgClass klass,
+		    MgDeviceClass device_class,
 		    const MgPolicy *policy,
 		    MgSnapshot *snap)
 {
@@ -213,7 +213,7 @@ mg_profile_snapshot(MgState *state,
 	mg_profile_schedule_state(profile, &snap->schedule);
 	snap->user_owned = profile != NULL && profile->user_owned;
 	snap->recovery_attempts = profile != NULL ? profile->recovery_attempts : 0;
-	snap->address = mg_profile_address_kind(state, profile, connection, klass);
+	snap->address = mg_profile_address_kind(state, profile, connection, device_class);
 	snap->unmarked = snap->address == MG_PROFILE_ADDRESS_CURRENT &&
 			 !mg_profile_marks(connection, &profile->address);
 }
@@ -252,7 +252,7 @@ gboolean
 mg_profile_draw(MgCatalogue *catalogue,
 		MgState *state,
 		MgRandom *rng,
-		MgClass klass,
+		MgDeviceClass device_class,
 		const MgPolicy *policy,
 		const MgMac *hardware,
 		GArray *taken,
@@ -260,7 +260,8 @@ mg_profile_draw(MgCatalogue *catalogue,
 		GError **error)
 {
 	MgDrawData d = { state, taken };
-	MgClass want = policy->klass != MG_CLASS_NONE ? policy->klass : klass;
+	MgDeviceClass want =
+	    policy->device_class != MG_DEVICE_CLASS_NONE ? policy->device_class : device_class;
 	g_autoptr(MgGenerator) gen = NULL;
 	MgPrefix block;
 

@@ -37,11 +37,11 @@ gboolean mg_runtime_save(MgRuntime *rt);
 /* The part of a profile's state the schedule reads; @p may be NULL. */
 void mg_profile_schedule_state(const MgProfileState *p, MgScheduleState *st);
 
-/* MG_CLASS_ETHERNET, MG_CLASS_WIFI or MG_CLASS_AP by the profile type and
+/* MG_DEVICE_CLASS_ETHERNET, MG_DEVICE_CLASS_WIFI or MG_DEVICE_CLASS_AP by the profile type and
  * Wi-Fi mode; NONE: not ours (another type, or one NetworkManager generated
  * or keeps only in memory). */
-MgClass mg_profile_class(NMConnection *connection);
-const char *mg_profile_cloned_mac(NMConnection *connection, MgClass klass);
+MgDeviceClass mg_profile_class(NMConnection *connection);
+const char *mg_profile_cloned_mac(NMConnection *connection, MgDeviceClass device_class);
 
 /* What a decision about @connection rests on, as one string to compare:
  * its type, Wi-Fi mode, cloned MAC address and user data (macguise's
@@ -53,13 +53,13 @@ char *mg_profile_basis(NMConnection *connection);
 void mg_profile_policy(const MgConfig *config,
 		       MgCatalogue *catalogue,
 		       NMConnection *connection,
-		       MgClass klass,
+		       MgDeviceClass device_class,
 		       MgPolicy *policy);
 /* The same, with the problems collected into @problems (strings) instead. */
 void mg_profile_policy_full(const MgConfig *config,
 			    MgCatalogue *catalogue,
 			    NMConnection *connection,
-			    MgClass klass,
+			    MgDeviceClass device_class,
 			    MgPolicy *policy,
 			    GPtrArray *problems);
 /* The mark macguise wrote into the profile with its address (see
@@ -71,13 +71,13 @@ gboolean mg_profile_marks(NMConnection *connection, const MgMac *mac);
 MgProfileAddress mg_profile_address_kind(MgState *state,
 					 const MgProfileState *profile,
 					 NMConnection *connection,
-					 MgClass klass);
+					 MgDeviceClass device_class);
 /* The part of mg_reconcile()'s snapshot that the state and the profile's
  * settings give; the caller adds what NetworkManager says (active, link). */
 void mg_profile_snapshot(MgState *state,
 			 const MgProfileState *profile,
 			 NMConnection *connection,
-			 MgClass klass,
+			 MgDeviceClass device_class,
 			 const MgPolicy *policy,
 			 MgSnapshot *snap);
 /* A fresh connection.stable-id epoch, so that IPv6 stable-privacy
@@ -91,7 +91,7 @@ char *mg_profile_new_stable_id(void);
 gboolean mg_profile_draw(MgCatalogue *catalogue,
 			 MgState *state,
 			 MgRandom *rng,
-			 MgClass klass,
+			 MgDeviceClass device_class,
 			 const MgPolicy *policy,
 			 const MgMac *hardware,
 			 GArray *taken,

@@ -12,7 +12,7 @@ clean_input(void)
 {
 	MgAuditInput in = {
 		.id = "Home Wi-Fi",
-		.klass = MG_CLASS_WIFI,
+		.device_class = MG_DEVICE_CLASS_WIFI,
 		.mode = MG_MODE_PLAUSIBLE,
 		.rotate = MG_ROTATE_INTERVAL,
 		.harden = TRUE,
@@ -174,19 +174,19 @@ test_audit_hotspot(void)
 	const MgFinding *f;
 
 	in.id = "FreedomBox";
-	in.klass = MG_CLASS_AP;
+	in.device_class = MG_DEVICE_CLASS_AP;
 	in.ipv4_method = "shared";
 	in.ipv6_method = "ignore";
 	in.ssid = "FreedomBox_nomap";
 	expect(&in, "");
 	/* The same checks do not apply to a client profile. */
-	in.klass = MG_CLASS_WIFI;
+	in.device_class = MG_DEVICE_CLASS_WIFI;
 	in.ssid = "Home";
 	in.open = TRUE;
 	in.rotate = MG_ROTATE_NEVER;
 	expect(&in, "");
 
-	in.klass = MG_CLASS_AP;
+	in.device_class = MG_DEVICE_CLASS_AP;
 	found = mg_audit_profile(&in);
 	g_assert_cmpuint(found->len, ==, 3);
 	f = find(found, "ap-bssid-fixed");
@@ -222,7 +222,7 @@ test_audit_nomap_fits(void)
 	g_autoptr(GPtrArray) found = NULL;
 	const MgFinding *f;
 
-	in.klass = MG_CLASS_AP;
+	in.device_class = MG_DEVICE_CLASS_AP;
 	in.ssid = "Wohnzimmer-Zugangspunkt-\xc3\xa4\xc3\xa4\xc3\xa4\xc3\xa4"; /* 32 bytes */
 	g_assert_cmpuint(strlen(in.ssid), ==, 32);
 	found = mg_audit_profile(&in);

@@ -52,7 +52,7 @@ test_catalogue_parse_good(void)
 	g_assert_nonnull(acme);
 	g_assert_cmpstr(acme->weight_source, ==, "ieee-blocks");
 	g_assert_cmpuint(acme->weight, ==, 3);
-	g_assert_cmpint(acme->classes, ==, MG_CLASS_WIFI | MG_CLASS_ETHERNET);
+	g_assert_cmpint(acme->classes, ==, MG_DEVICE_CLASS_WIFI | MG_DEVICE_CLASS_ETHERNET);
 	g_assert_nonnull(mg_catalogue_find_vendor(cat, "other co"));
 	g_assert_null(mg_catalogue_find_vendor(cat, "nobody"));
 	g_assert_cmpstr(
@@ -62,7 +62,7 @@ test_catalogue_parse_good(void)
 	e = mg_catalogue_lookup(cat, &mac);
 	g_assert_nonnull(e);
 	g_assert_cmpint(e->prefix.bits, ==, MG_BLOCK_MA_M);
-	g_assert_cmpint(e->classes, ==, MG_CLASS_ETHERNET);
+	g_assert_cmpint(e->classes, ==, MG_DEVICE_CLASS_ETHERNET);
 	g_assert_cmphex(e->serial_min, ==, 0x10);
 	g_assert_cmphex(e->serial_max, ==, 0xff);
 	/* Same OUI, outside the MA-M block. */
@@ -177,18 +177,19 @@ test_catalogue_builtin(void)
 		const MgVendor *v = g_ptr_array_index(mg_catalogue_get_vendors(cat), i);
 		g_assert_nonnull(v->weight_source);
 		g_assert_nonnull(v->products);
-		wifi_vendors += (v->classes & MG_CLASS_WIFI) != 0;
-		ethernet_vendors += (v->classes & MG_CLASS_ETHERNET) != 0;
-		ap_vendors += (v->classes & MG_CLASS_AP) != 0;
+		wifi_vendors += (v->classes & MG_DEVICE_CLASS_WIFI) != 0;
+		ethernet_vendors += (v->classes & MG_DEVICE_CLASS_ETHERNET) != 0;
+		ap_vendors += (v->classes & MG_DEVICE_CLASS_AP) != 0;
 	}
 	g_assert_cmpuint(wifi_vendors, >=, 15);
 	g_assert_cmpuint(ap_vendors, >=, 10);
 	/* Router makers serve hotspots only; a laptop card maker never does. */
-	g_assert_cmpint(mg_catalogue_find_vendor(cat, "tplink")->classes, ==, MG_CLASS_AP);
-	g_assert_cmpint(mg_catalogue_find_vendor(cat, "avm")->classes, ==, MG_CLASS_AP);
-	g_assert_cmpint(mg_catalogue_find_vendor(cat, "intel")->classes & MG_CLASS_AP, ==, 0);
-	g_assert_cmpstr(mg_class_to_string(MG_CLASS_ALL), ==, "wifi,ethernet,ap");
-	g_assert_cmpstr(mg_class_to_string(MG_CLASS_AP), ==, "ap");
+	g_assert_cmpint(mg_catalogue_find_vendor(cat, "tplink")->classes, ==, MG_DEVICE_CLASS_AP);
+	g_assert_cmpint(mg_catalogue_find_vendor(cat, "avm")->classes, ==, MG_DEVICE_CLASS_AP);
+	g_assert_cmpint(
+	    mg_catalogue_find_vendor(cat, "intel")->classes & MG_DEVICE_CLASS_AP, ==, 0);
+	g_assert_cmpstr(mg_device_class_to_string(MG_DEVICE_CLASS_ALL), ==, "wifi,ethernet,ap");
+	g_assert_cmpstr(mg_device_class_to_string(MG_DEVICE_CLASS_AP), ==, "ap");
 	g_assert_cmpuint(ethernet_vendors, >=, 15);
 }
 

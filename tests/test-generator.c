@@ -33,11 +33,11 @@ vendor_index(MgCatalogue *cat, const MgVendor *v)
 static void
 test_generator_million(gconstpointer data)
 {
-	MgClass klass = GPOINTER_TO_UINT(data);
+	MgDeviceClass device_class = GPOINTER_TO_UINT(data);
 	g_autoptr(MgCatalogue) cat = builtin();
 	g_autoptr(GError) error = NULL;
-	g_autoptr(MgGenerator) gen = mg_generator_new(cat, klass, NULL, &error);
-	g_autoptr(MgRandom) rng = mg_random_new_seeded(20261203 + klass);
+	g_autoptr(MgGenerator) gen = mg_generator_new(cat, device_class, NULL, &error);
+	g_autoptr(MgRandom) rng = mg_random_new_seeded(20261203 + device_class);
 	GPtrArray *vendors = mg_catalogue_get_vendors(cat);
 	g_autofree guint64 *vendor_counts = g_new0(guint64, vendors->len);
 	g_autofree double *vendor_expected = g_new0(double, vendors->len);
@@ -61,7 +61,7 @@ test_generator_million(gconstpointer data)
 	g_assert_nonnull(intel);
 	for (guint i = 0; i < intel->entries->len; i++) {
 		const MgCatalogueEntry *e = g_ptr_array_index(intel->entries, i);
-		if ((e->classes & klass) && e->era == MG_ERA_CURRENT)
+		if ((e->classes & device_class) && e->era == MG_ERA_CURRENT)
 			g_hash_table_insert(
 			    intel_blocks, (gpointer)e, GUINT_TO_POINTER(intel_blocks_n++));
 	}
@@ -79,7 +79,7 @@ test_generator_million(gconstpointer data)
 		g_assert_true(mg_mac_is_global_unicast(&mac));
 		g_assert_true(mg_prefix_contains(&e->prefix, &mac));
 		g_assert_true(mg_catalogue_lookup(cat, &mac) == e);
-		g_assert_true((e->classes & klass) != 0);
+		g_assert_true((e->classes & device_class) != 0);
 		g_assert_cmpint(e->era, ==, MG_ERA_CURRENT);
 		serial = mg_mac_serial(&e->prefix, &mac);
 		width = G_GUINT64_CONSTANT(1) << mg_prefix_serial_bits(&e->prefix);
@@ -103,7 +103,7 @@ test_generator_million(gconstpointer data)
 	 * enter the statistic, the others must never appear. */
 	for (guint i = 0; i < vendors->len; i++) {
 		const MgVendor *v = g_ptr_array_index(vendors, i);
-		if (v->classes & klass)
+		if (v->classes & device_class)
 			total_weight += v->weight;
 		else
 			g_assert_cmpuint(vendor_counts[i], ==, 0);
@@ -111,7 +111,7 @@ test_generator_million(gconstpointer data)
 	for (guint i = 0; i < vendors->len; i++) {
 		const MgVendor *v = g_ptr_array_index(vendors, i);
 		double share = v->weight / total_weight;
-		if ((v->classes & klass) == 0)
+		if ((v->classes & device_class) == 0)
 			continue;
 		vendor_counts[dof] = vendor_counts[i];
 		vendor_expected[dof] = DRAWS * share;
@@ -161,7 +161,7 @@ test_generator_vendor_filter(void)
 	g_autoptr(MgCatalogue) cat = builtin();
 	g_autoptr(GError) error = NULL;
 	const char *want[] = { "raspberrypi", "Intel", NULL };
-	g_autoptr(MgGenerator) gen = mg_generator_new(cat, MG_CLASS_ETHERNET, want, &error);
+	g_autoptr(MgGenerator) gen = mg_generator_new(cat, MG_DEVICE_CLASS_ETHERNET, want, &error);
 	g_autoptr(MgRandom) rng = mg_random_new_seeded(1);
 	gboolean seen_pi = FALSE, seen_intel = FALSE;
 
@@ -184,8 +184,8 @@ test_generator_classes_apart(void)
 {
 	g_autoptr(MgCatalogue) cat = builtin();
 	g_autoptr(GError) error = NULL;
-	g_autoptr(MgGenerator) ap = mg_generator_new(cat, MG_CLASS_AP, NULL, &error);
-	g_autoptr(MgGenerator) wifi = mg_generator_new(cat, MG_CLASS_WIFI, NULL, &error);
+	g_autoptr(MgGenerator) ap = mg_generator_new(cat, MG_DEVICE_CLASS_AP, NULL, &error);
+	g_autoptr(MgGenerator) wifi = mg_generator_new(cat, MG_DEVICE_CLASS_WIFI, NULL, &error);
 	g_autoptr(MgRandom) rng = mg_random_new_seeded(11);
 	g_autoptr(GHashTable) ap_vendors = g_hash_table_new(g_str_hash, g_str_equal);
 
@@ -195,10 +195,10 @@ test_generator_classes_apart(void)
 		MgMac mac;
 		g_assert_true(mg_generator_next(ap, rng, NULL, NULL, 1, &mac, &e, NULL));
 		g_assert_true(mg_mac_is_global_unicast(&mac));
-		g_assert_cmpint(e->classes & MG_CLASS_AP, !=, 0);
+		g_assert_cmpint(e->classes & MG_DEVICE_CLASS_AP, !=, 0);
 		g_hash_table_add(ap_vendors, e->vendor->id);
 		g_assert_true(mg_generator_next(wifi, rng, NULL, NULL, 1, &mac, &e, NULL));
-		g_assert_cmpint(e->vendor->classes & MG_CLASS_WIFI, !=, 0);
+		g_assert_cmpint(e->vendor->classes & MG_DEVICE_CLASS_WIFI, !=, 0);
 		g_assert_false(g_str_equal(e->vendor->id, "tplink"));
 	}
 	g_assert_true(g_hash_table_contains(ap_vendors, "tplink"));
@@ -216,11 +216,11 @@ test_generator_vendor_errors(void)
 	const char *unknown[] = { "no-such-maker", NULL };
 	const char *ethernet_only[] = { "dell", NULL };
 
-	g_assert_null(mg_generator_new(cat, MG_CLASS_WIFI, unknown, &error));
+	g_assert_null(mg_generator_new(cat, MG_DEVICE_CLASS_WIFI, unknown, &error));
 	g_assert_error(error, MG_ERROR, MG_ERROR_NOT_FOUND);
 	g_assert_nonnull(strstr(error->message, "no-such-maker"));
 	/* Dell is in the catalogue, but not for Wi-Fi. */
-	g_assert_null(mg_generator_new(cat, MG_CLASS_WIFI, ethernet_only, &error2));
+	g_assert_null(mg_generator_new(cat, MG_DEVICE_CLASS_WIFI, ethernet_only, &error2));
 	g_assert_error(error2, MG_ERROR, MG_ERROR_NO_CANDIDATE);
 }
 
@@ -251,7 +251,7 @@ test_generator_accept(void)
 				    "  weight 1 ieee-blocks\n  products p\n"
 				    "  prefix 8CF8C5\n  prefix 8CF8C6\n";
 	g_autoptr(MgCatalogue) cat = mg_catalogue_new_from_data(table, strlen(table), NULL);
-	g_autoptr(MgGenerator) gen = mg_generator_new(cat, MG_CLASS_WIFI, NULL, NULL);
+	g_autoptr(MgGenerator) gen = mg_generator_new(cat, MG_DEVICE_CLASS_WIFI, NULL, NULL);
 	g_autoptr(MgRandom) rng = mg_random_new_seeded(3);
 	g_autoptr(GError) error = NULL;
 	MgAcceptData d = { 0, 0x8cf8c5 };
@@ -293,7 +293,8 @@ test_generator_serial_ranges(void)
 				    "  products p\n  %s\n",
 				    range_cases[c].row);
 		g_autoptr(MgCatalogue) cat = mg_catalogue_new_from_data(table, strlen(table), NULL);
-		g_autoptr(MgGenerator) gen = mg_generator_new(cat, MG_CLASS_ETHERNET, NULL, NULL);
+		g_autoptr(MgGenerator) gen =
+		    mg_generator_new(cat, MG_DEVICE_CLASS_ETHERNET, NULL, NULL);
 		g_autoptr(MgRandom) rng = mg_random_new_seeded(c);
 		guint64 lo = G_MAXUINT64, hi = 0;
 
@@ -331,7 +332,7 @@ test_generator_nothing_drawable(void)
 
 	g_assert_nonnull(cat);
 	/* ...and the legacy 00-xx-xx block is never drawn either. */
-	g_assert_null(mg_generator_new(cat, MG_CLASS_WIFI, NULL, &error));
+	g_assert_null(mg_generator_new(cat, MG_DEVICE_CLASS_WIFI, NULL, &error));
 	g_assert_error(error, MG_ERROR, MG_ERROR_NO_CANDIDATE);
 }
 
@@ -407,7 +408,7 @@ test_generator_exact_distribution(void)
 	const double acme = 0.75, zeta = 0.25;
 
 	g_assert_no_error(error);
-	gen = mg_generator_new(cat, MG_CLASS_WIFI, NULL, &error);
+	gen = mg_generator_new(cat, MG_DEVICE_CLASS_WIFI, NULL, &error);
 	g_assert_no_error(error);
 	g_assert_cmpfloat_with_epsilon(
 	    mg_generator_vendor_share(gen, mg_catalogue_find_vendor(cat, "acme")), acme, 1e-12);
@@ -424,10 +425,11 @@ int
 main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
-	g_test_add_data_func(
-	    "/generator/million/wifi", GUINT_TO_POINTER(MG_CLASS_WIFI), test_generator_million);
+	g_test_add_data_func("/generator/million/wifi",
+			     GUINT_TO_POINTER(MG_DEVICE_CLASS_WIFI),
+			     test_generator_million);
 	g_test_add_data_func("/generator/million/ethernet",
-			     GUINT_TO_POINTER(MG_CLASS_ETHERNET),
+			     GUINT_TO_POINTER(MG_DEVICE_CLASS_ETHERNET),
 			     test_generator_million);
 	g_test_add_func("/generator/keep-vendor", test_generator_keep_vendor);
 	g_test_add_func("/generator/vendor-filter", test_generator_vendor_filter);

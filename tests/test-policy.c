@@ -189,11 +189,11 @@ test_config_defaults(void)
 	g_assert_cmpuint(c.probe_window_ms, ==, 200);
 	g_assert_cmpuint(c.conflict_max_attempts, ==, 3);
 	g_assert_cmpint(c.probes, ==, MG_PROBE_ALL);
-	g_assert_true(mg_config_policy_for(&c, MG_CLASS_WIFI) == &c.wifi);
-	g_assert_true(mg_config_policy_for(&c, MG_CLASS_ETHERNET) == &c.ethernet);
+	g_assert_true(mg_config_policy_for(&c, MG_DEVICE_CLASS_WIFI) == &c.wifi);
+	g_assert_true(mg_config_policy_for(&c, MG_DEVICE_CLASS_ETHERNET) == &c.ethernet);
 	/* Hotspots: daily, and no quiet hours unless asked: a due rotation
 	 * waits for the hotspot to go down. */
-	g_assert_true(mg_config_policy_for(&c, MG_CLASS_AP) == &c.ap);
+	g_assert_true(mg_config_policy_for(&c, MG_DEVICE_CLASS_AP) == &c.ap);
 	g_assert_cmpint(c.ap.interval, ==, 86400);
 	g_assert_cmpint(c.ap.quiet_start, ==, -1);
 	mg_config_clear(&c);
@@ -244,7 +244,9 @@ test_config_shipped_file(void)
 		g_auto(GStrv) lines = NULL;
 		GString *live = g_string_new(NULL);
 		g_autofree char *live_text = NULL;
-		const MgClass classes[] = { MG_CLASS_WIFI, MG_CLASS_ETHERNET, MG_CLASS_AP };
+		const MgDeviceClass classes[] = { MG_DEVICE_CLASS_WIFI,
+						  MG_DEVICE_CLASS_ETHERNET,
+						  MG_DEVICE_CLASS_AP };
 		guint taken = 0;
 
 		g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
@@ -313,7 +315,7 @@ test_config_merge(void)
 	g_assert_cmpint(c.ethernet.interval, ==, 7 * 86400);
 
 	/* A profile's own values override the defaults, key by key. */
-	mg_policy_copy(&profile, mg_config_policy_for(&c, MG_CLASS_WIFI));
+	mg_policy_copy(&profile, mg_config_policy_for(&c, MG_DEVICE_CLASS_WIFI));
 	g_assert_true(mg_policy_set(&profile, "rotate", "weekly", NULL));
 	g_assert_cmpint(profile.rotate, ==, MG_ROTATE_INTERVAL);
 	g_assert_cmpstr(profile.vendors[0], ==, "intel");

@@ -16,7 +16,7 @@ test_status_round_trip(void)
 	g_autoptr(MgState) sent = mg_state_new_empty(test_key, sizeof(test_key));
 	g_autoptr(MgState) got = mg_state_new_empty(test_key, sizeof(test_key));
 	MgProfileState *p = mg_state_ensure_profile(sent, UUID);
-	MgProfileStatus status = { UUID, "Home", MG_CLASS_WIFI, "random", "daily", TRUE };
+	MgProfileStatus status = { UUID, "Home", MG_DEVICE_CLASS_WIFI, "random", "daily", TRUE };
 	MgProfileStatus back;
 	const MgProfileState *q;
 	g_autoptr(GVariant) entry = NULL;
@@ -36,7 +36,7 @@ test_status_round_trip(void)
 	g_assert_no_error(error);
 	g_assert_cmpstr(back.uuid, ==, UUID);
 	g_assert_cmpstr(back.id, ==, "Home");
-	g_assert_cmpint(back.klass, ==, MG_CLASS_WIFI);
+	g_assert_cmpint(back.device_class, ==, MG_DEVICE_CLASS_WIFI);
 	g_assert_cmpstr(back.mode, ==, "random");
 	g_assert_cmpstr(back.rotate, ==, "daily");
 	g_assert_true(back.active);
@@ -62,7 +62,7 @@ static void
 test_status_without_state(void)
 {
 	g_autoptr(MgState) got = mg_state_new_empty(test_key, sizeof(test_key));
-	MgProfileStatus status = { UUID, "Wired", MG_CLASS_ETHERNET, "off", "never", FALSE };
+	MgProfileStatus status = { UUID, "Wired", MG_DEVICE_CLASS_ETHERNET, "off", "never", FALSE };
 	MgProfileStatus back;
 	g_autoptr(GVariant) entry = g_variant_ref_sink(mg_profile_status_to_variant(&status, NULL));
 	const MgProfileState *q;
@@ -125,7 +125,7 @@ test_status_newer_keys_ignored(void)
 	MgProfileStatus back;
 
 	g_assert_true(mg_profile_status_from_variant(entry, &back, got, NULL));
-	g_assert_cmpint(back.klass, ==, MG_CLASS_AP);
+	g_assert_cmpint(back.device_class, ==, MG_DEVICE_CLASS_AP);
 	g_assert_false(back.active);
 }
 

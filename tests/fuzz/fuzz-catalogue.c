@@ -13,7 +13,7 @@ int
 LLVMFuzzerTestOneInput(const guint8 *data, size_t size)
 {
 	g_autoptr(MgCatalogue) cat = mg_catalogue_new_from_data((const char *)data, size, NULL);
-	static const MgClass classes[] = { MG_CLASS_WIFI, MG_CLASS_ETHERNET };
+	static const MgDeviceClass classes[] = { MG_DEVICE_CLASS_WIFI, MG_DEVICE_CLASS_ETHERNET };
 
 	if (cat == NULL)
 		return 0;
