@@ -133,7 +133,7 @@ def fast_path(nm):
                                 "sh", where, exe], env=env, capture_output=True, text=True, check=True)
             return int(p.stdout.strip()) / 1000  # ms
 
-        assert os.path.exists(os.path.join(nm.dir, "run", "link-check-skip"))
+        assert os.path.exists(os.path.join(nm.dir, "run", "link-check-index"))
         listed, asked, shell = timed("index", HOOK), timed("none", HOOK), timed("none", empty)
     print(f"\nthe hook's fast path (a profile macguised does not manage), mean of 200 (ms)")
     print(f"  listed in macguised's index {listed:.2f}; without the index, asking macguised over "

@@ -14,7 +14,7 @@
 #include "mg-dbus-api.h"
 #include "mg-nm-leases.h"
 #include "mg-service.h"
-#include "mg-skip-list.h"
+#include "mg-link-check-index-write.h"
 #include "mg-state.h"
 
 static gboolean

@@ -28,7 +28,7 @@
 #include "mg-profile-lock.h"
 #include "mg-schedule.h"
 #include "mg-stations.h"
-#include "mg-skip-list.h"
+#include "mg-link-check-index-write.h"
 #include "mg-state.h"
 
 #include "mg-service.h"

@@ -61,7 +61,7 @@ mg_service_finalize(GObject *object)
 	if (self->runtime_dir != NULL) {
 		/* A stale index would outlive us: the hook then asks over D-Bus. */
 		g_autofree char *index =
-		    g_build_filename(self->runtime_dir, MG_SKIP_LIST_FILE, NULL);
+		    g_build_filename(self->runtime_dir, MG_LINK_CHECK_INDEX_FILE, NULL);
 		(void)g_unlink(index);
 	}
 	g_clear_object(&self->client);
@@ -171,7 +171,7 @@ mg_service_leaves_alone(MgService *self, NMConnection *c)
 }
 
 /* The link-check index: the profiles the pre-up hook has nothing to check
- * for, so that it leaves without a D-Bus round trip (see mg-skip-list.h).
+ * for, so that it leaves without a D-Bus round trip (see mg-link-check-index-write.h).
  * It lists only those macguise leaves alone for good: the hook asks about
  * the others, so a profile never misses a check for an index not yet
  * rewritten. It is rewritten when that set can change: a profile added,
@@ -184,7 +184,7 @@ mg_service_publish(gpointer user_data)
 	gboolean all = config->probe_window_ms == 0 || config->probes == 0;
 	g_autoptr(GPtrArray) skip = g_ptr_array_new();
 	g_autoptr(GError) error = NULL;
-	g_autofree char *path = g_build_filename(self->runtime_dir, MG_SKIP_LIST_FILE, NULL);
+	g_autofree char *path = g_build_filename(self->runtime_dir, MG_LINK_CHECK_INDEX_FILE, NULL);
 	g_autofree char *data = NULL;
 	gsize len = 0;
 
@@ -201,7 +201,7 @@ mg_service_publish(gpointer user_data)
 	g_hash_table_remove_all(self->published);
 	for (guint i = 0; i < skip->len; i++)
 		g_hash_table_add(self->published, g_strdup(g_ptr_array_index(skip, i)));
-	data = mg_skip_list_to_data(skip, all, &len);
+	data = mg_link_check_index_to_data(skip, all, &len);
 	if (g_mkdir_with_parents(self->runtime_dir, 0700) != 0 ||
 	    !g_file_set_contents_full(
 		path, data, (gssize)len, G_FILE_SET_CONTENTS_CONSISTENT, 0600, &error)) {

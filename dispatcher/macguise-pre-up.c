@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mg-skip-index.h"
+#include "mg-link-check-index.h"
 
 /* An index of thousands of profiles fits; anything larger is not ours. */
 #define MG_INDEX_MAX_BYTES (1024 * 1024)
@@ -50,7 +50,7 @@ mg_index_skips(const char *uuid)
 	}
 	close(fd);
 	return got == (size_t)st.st_size &&
-	       mg_skip_index_lookup(data, got, uuid) == MG_SKIP_INDEX_SKIP;
+	       mg_link_check_index_lookup(data, got, uuid) == MG_LINK_CHECK_INDEX_SKIP;
 }
 
 int

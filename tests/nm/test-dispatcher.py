@@ -216,7 +216,7 @@ def clean_link_no_reactivation_and_hook_time_within_the_window():
 
 def index():
     """macguised's link-check index, as the hook reads it: (all, [uuid])."""
-    path = os.path.join(NM.dir, "run", "link-check-skip")
+    path = os.path.join(NM.dir, "run", "link-check-index")
     if not os.path.exists(path):
         return None
     with open(path, encoding="utf-8") as f:
@@ -250,9 +250,9 @@ def index_lets_the_hook_skip_dbus_for_what_needs_no_check():
     data = "# macguise link-check index 1\n%s\n" % e1
     for owner, mode, skipped in ((0, 0o600, True), (65534, 0o600, False), (0, 0o666, False)):
         script = ("set -e; mount -t tmpfs mg /run; mkdir /run/macguise; "
-                  "printf '%s' \"$MG_INDEX\" >/run/macguise/link-check-skip; "
-                  "chown $MG_OWNER /run/macguise/link-check-skip; "
-                  "chmod $MG_MODE /run/macguise/link-check-skip; exec \"$MG_HOOK\" veth0 pre-up")
+                  "printf '%s' \"$MG_INDEX\" >/run/macguise/link-check-index; "
+                  "chown $MG_OWNER /run/macguise/link-check-index; "
+                  "chmod $MG_MODE /run/macguise/link-check-index; exec \"$MG_HOOK\" veth0 pre-up")
         p = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", script],
                            env={"PATH": os.environ["PATH"], "MG_INDEX": data, "MG_HOOK": HOOK,
                                 "MG_OWNER": str(owner), "MG_MODE": "%o" % mode,

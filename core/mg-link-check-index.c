@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "mg-skip-index.h"
+#include "mg-link-check-index.h"
 
 #include <string.h>
 
 /* Only a UUID's characters can match: no wildcard, no empty name. */
 static int
-mg_skip_index_uuid_ok(const char *uuid)
+mg_link_check_index_uuid_ok(const char *uuid)
 {
 	size_t n = strlen(uuid);
 	if (n != 36)
@@ -21,26 +21,26 @@ mg_skip_index_uuid_ok(const char *uuid)
 	return 1;
 }
 
-MgSkipIndexAnswer
-mg_skip_index_lookup(const char *data, size_t len, const char *uuid)
+MgLinkCheckIndexAnswer
+mg_link_check_index_lookup(const char *data, size_t len, const char *uuid)
 {
-	size_t magic = strlen(MG_SKIP_INDEX_MAGIC);
+	size_t magic = strlen(MG_LINK_CHECK_INDEX_MAGIC);
 	size_t want = uuid != NULL ? strlen(uuid) : 0;
 	const char *p, *end = data + len;
 
 	/* A whole file ends in a newline: a cut one is no answer. */
-	if (len < magic + 1 || memcmp(data, MG_SKIP_INDEX_MAGIC, magic) != 0 ||
+	if (len < magic + 1 || memcmp(data, MG_LINK_CHECK_INDEX_MAGIC, magic) != 0 ||
 	    data[magic] != '\n' || data[len - 1] != '\n' || memchr(data, '\0', len) != NULL)
-		return MG_SKIP_INDEX_MALFORMED;
+		return MG_LINK_CHECK_INDEX_MALFORMED;
 	for (p = data + magic + 1; p < end;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = (size_t)(nl - p);
 		if (n == 3 && memcmp(p, "all", 3) == 0)
-			return MG_SKIP_INDEX_SKIP;
+			return MG_LINK_CHECK_INDEX_SKIP;
 		if (uuid != NULL && n == want && memcmp(p, uuid, n) == 0 &&
-		    mg_skip_index_uuid_ok(uuid))
-			return MG_SKIP_INDEX_SKIP;
+		    mg_link_check_index_uuid_ok(uuid))
+			return MG_LINK_CHECK_INDEX_SKIP;
 		p = nl + 1;
 	}
-	return MG_SKIP_INDEX_CHECK;
+	return MG_LINK_CHECK_INDEX_CHECK;
 }

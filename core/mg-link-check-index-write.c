@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include "mg-skip-list.h"
+#include "mg-link-check-index-write.h"
 
 #include "mg-state.h"
 
 char *
-mg_skip_list_to_data(GPtrArray *uuids, gboolean all, gsize *len)
+mg_link_check_index_to_data(GPtrArray *uuids, gboolean all, gsize *len)
 {
-	GString *s = g_string_new(MG_SKIP_INDEX_MAGIC "\n");
+	GString *s = g_string_new(MG_LINK_CHECK_INDEX_MAGIC "\n");
 
 	if (all)
 		g_string_append(s, "all\n");
