@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "mg-cli-nm.h"
+#include "mg-state-store.h"
 
 #include <glib/gi18n.h>
 #include <string.h>

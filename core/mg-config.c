@@ -8,7 +8,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "mg-error.h"
-#include "mg-state.h"
+#include "mg-paths.h"
 
 #define MG_PROBE_WINDOW_MAX_MS 5000
 #define MG_CONFLICT_ATTEMPTS_MAX 20

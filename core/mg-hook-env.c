@@ -7,27 +7,9 @@
 #include <string.h>
 
 #include "mg-error.h"
-#include "mg-state.h"
+#include "mg-paths.h"
 
 /* IFNAMSIZ less its NUL */
-#define MG_IFACE_MAX 15
-
-gboolean
-mg_iface_name_is_valid(const char *name)
-{
-	gsize len = name != NULL ? strlen(name) : 0;
-
-	if (len == 0 || len > MG_IFACE_MAX || g_strcmp0(name, ".") == 0 ||
-	    g_strcmp0(name, "..") == 0)
-		return FALSE;
-	for (gsize i = 0; i < len; i++) {
-		guchar c = (guchar)name[i];
-		if (c <= ' ' || c >= 0x7f || c == '/' || c == ':')
-			return FALSE;
-	}
-	return TRUE;
-}
-
 static const char *
 mg_env_lookup(const char *const *envp, const char *name)
 {

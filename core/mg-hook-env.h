@@ -27,7 +27,5 @@ gboolean mg_hook_request_parse(MgHookRequest *request,
 void mg_hook_request_clear(MgHookRequest *request);
 /* pre-up of a device with a connection: the only event the hook acts on. */
 gboolean mg_hook_request_wants_check(const MgHookRequest *request);
-/* An interface name the kernel could have: 1..15 bytes, no '/', ':' or space. */
-gboolean mg_iface_name_is_valid(const char *name);
 
 G_END_DECLS

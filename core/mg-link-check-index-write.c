@@ -3,7 +3,7 @@
 
 #include "mg-link-check-index-write.h"
 
-#include "mg-state.h"
+#include "mg-paths.h"
 
 char *
 mg_link_check_index_to_data(GPtrArray *uuids, gboolean all, gsize *len)

@@ -10,9 +10,6 @@ G_BEGIN_DECLS
 
 /* The state file's format; a newer one is not read, but kept aside. */
 #define MG_STATE_FORMAT 1
-#define MG_STATE_FILE_NAME "state"
-#define MG_STATE_KEY_FILE_NAME "secret.key"
-#define MG_STATE_DEFAULT_DIR "/var/lib/macguise"
 
 /* One profile's rotation state. Only the current address is stored in plain
  * text (it is in the NetworkManager profile anyway). */
@@ -41,25 +38,7 @@ typedef struct {
 				     macguise's mark in it, then (0: never) */
 } MgProfileState;
 
-typedef enum {
-	MG_STATE_LOADED,    /* the file was read */
-	MG_STATE_CREATED,   /* there was none: a fresh state */
-	MG_STATE_RECOVERED, /* it was unusable: moved aside, a fresh state */
-} MgStateOrigin;
-
-typedef struct {
-	MgStateOrigin origin;
-	char *moved_to;        /* for MG_STATE_RECOVERED: where the old file is now */
-	char *reason;          /* for MG_STATE_RECOVERED: why it was unusable */
-	gboolean made_private; /* the directory was open to others; now 0700 */
-} MgStateLoadReport;
-
-void mg_state_load_report_clear(MgStateLoadReport *report);
-
 typedef struct _MgState MgState;
-
-/* A profile UUID as NetworkManager writes them (hex digits and dashes). */
-gboolean mg_uuid_is_valid(const char *uuid);
 
 /* Pure: parse and serialise. @key is the per-install history key. */
 MgState *mg_state_new_empty(const guint8 *key, gsize key_len);
@@ -67,28 +46,6 @@ MgState *mg_state_new_from_data(
     const guint8 *key, gsize key_len, const char *text, gsize len, GError **error);
 char *mg_state_to_data(MgState *state, gsize *len);
 void mg_state_free(MgState *state);
-
-/* The first directory of a systemd *_DIRECTORY variable (StateDirectory=
- * and the like set them), or @fallback. */
-char *mg_systemd_directory(const char *variable, const char *fallback);
-/* The file edge: $STATE_DIRECTORY (its first entry) or /var/lib/macguise. */
-char *mg_state_default_dir(void);
-/* Reads (or creates, 0600) the secret key and reads the state file. A missing
- * file gives a fresh state; an unusable one (garbled, truncated, wrongly
- * typed, a newer format, another key) is renamed to
- * "state.broken-YYYYMMDDTHHMMSSZ", reported in @report, and a fresh state is
- * used. A file that cannot be read at all is an error, never a reset. */
-MgState *mg_state_load(const char *dir, MgStateLoadReport *report, GError **error);
-/* @text with every MAC address in it (pairs of hex digits joined by ':' or
- * '-'), and what a cut left of one (three pairs or more), replaced by
- * "xx:xx:xx:xx:xx:xx": what an unusable state keeps when it is set aside, so
- * that no earlier address stays at rest in plain text. */
-char *mg_state_redact(const char *text, gsize len);
-/* For readers other than macguised: changes nothing on disk. A missing file
- * is an empty state; an unusable one, or a missing key, is an error. */
-MgState *mg_state_read(const char *dir, GError **error);
-/* Atomic and durable: temporary file, fsync, rename, fsync of the directory. */
-gboolean mg_state_save(MgState *state, const char *dir, GError **error);
 
 MgProfileState *mg_state_get_profile(MgState *state, const char *uuid);
 MgProfileState *mg_state_ensure_profile(MgState *state, const char *uuid);

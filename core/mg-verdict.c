@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "mg-error.h"
-#include "mg-hook-env.h"
+#include "mg-paths.h"
 
 static const char *const mg_verdict_names[] = { "none", "clean", "conflict", "unchecked" };
 

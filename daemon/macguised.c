@@ -16,6 +16,7 @@
 #include "mg-service.h"
 #include "mg-link-check-index-write.h"
 #include "mg-state.h"
+#include "mg-state-store.h"
 
 static gboolean
 mg_quit(gpointer loop)

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "mg-profile.h"
+#include "mg-state-store.h"
 
 #include <glib/gi18n.h>
 #include <sodium.h>

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mg-error.h"
+#include "mg-paths.h"
 #include "mg-hook-env.h"
 #include "mg-probe.h"
 #include "mg-verdict.h"

@@ -12,6 +12,7 @@
 #include "mg-error.h"
 #include "mg-random.h"
 #include "mg-state.h"
+#include "mg-state-store.h"
 #include "mg-test-seal.h"
 
 #include <sodium.h>

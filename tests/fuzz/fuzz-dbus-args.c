@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "mg-state.h"
+#include "mg-paths.h"
 #include "mg-verdict.h"
 
 int LLVMFuzzerTestOneInput(const guint8 *data, size_t size);

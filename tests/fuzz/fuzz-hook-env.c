@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mg-hook-env.h"
+#include "mg-paths.h"
 #include "mg-state.h"
 
 int LLVMFuzzerTestOneInput(const guint8 *data, size_t size);

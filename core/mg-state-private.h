@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+/* What the state's model (mg-state.c), its file format (mg-state-format.c)
+ * and its directory store (mg-state-store.c) share, and nothing else sees. */
+
+#include <sodium.h>
+
+#include "mg-state.h"
+
+G_BEGIN_DECLS
+
+#define MG_STATE_KEY_BYTES crypto_generichash_KEYBYTES
+#define MG_HISTORY_DIGEST_BYTES 16
+
+struct _MgState {
+	guint8 key[MG_STATE_KEY_BYTES];
+	GHashTable *profiles; /* uuid -> MgProfileState* */
+	GHashTable *history;  /* hex digest -> time last recorded (gint64*) */
+};
+
+/* Proves the file was written with this key. */
+char *mg_state_key_check(MgState *state);
+/* A hash table's keys, unsorted; free the container only. */
+GPtrArray *mg_hash_table_keys(GHashTable *table);
+/* g_ptr_array_sort's comparison of strings. */
+int mg_strcmp_indirect(gconstpointer a, gconstpointer b);
+
+G_END_DECLS
