@@ -64,6 +64,38 @@ mg_next_rotation(const MgPolicy *policy, const MgProfileState *p, gboolean has_a
 	return o;
 }
 
+/* The link checks' part of a profile's JSON: the last check, the last
+ * conflict, recovery. */
+static void
+mg_status_checks_json(JsonObject *o, const MgProfileState *p)
+{
+	if (p->verdict != MG_VERDICT_NONE) {
+		JsonObject *check = json_object_new();
+		json_object_set_string_member(check, "verdict", mg_verdict_to_string(p->verdict));
+		json_object_set_string_member(check, "evidence", p->evidence);
+		mg_set_time(check, "at", p->checked_at);
+		json_object_set_object_member(o, "check", check);
+	} else {
+		json_object_set_null_member(o, "check");
+	}
+	if (p->conflict_at != 0) {
+		JsonObject *conflict = json_object_new();
+		mg_set_time(conflict, "at", p->conflict_at);
+		json_object_set_string_member(conflict, "evidence", p->conflict_evidence);
+		json_object_set_object_member(o, "last_conflict", conflict);
+	} else {
+		json_object_set_null_member(o, "last_conflict");
+	}
+	if (p->recovery_attempts != 0 || p->recovery_failed) {
+		JsonObject *recovery = json_object_new();
+		json_object_set_int_member(recovery, "attempts", p->recovery_attempts);
+		json_object_set_boolean_member(recovery, "failed", p->recovery_failed);
+		json_object_set_object_member(o, "recovery", recovery);
+	} else {
+		json_object_set_null_member(o, "recovery");
+	}
+}
+
 static JsonObject *
 mg_status_profile_json(MgCliState *st, NMClient *client, NMRemoteConnection *rc)
 {
@@ -128,31 +160,7 @@ mg_status_profile_json(MgCliState *st, NMClient *client, NMRemoteConnection *rc)
 		json_object_set_null_member(o, "next_rotation");
 	json_object_set_int_member(o, "generation", (gint64)p->generation);
 	json_object_set_int_member(o, "conflicts", p->conflicts);
-	if (p->verdict != MG_VERDICT_NONE) {
-		JsonObject *check = json_object_new();
-		json_object_set_string_member(check, "verdict", mg_verdict_to_string(p->verdict));
-		json_object_set_string_member(check, "evidence", p->evidence);
-		mg_set_time(check, "at", p->checked_at);
-		json_object_set_object_member(o, "check", check);
-	} else {
-		json_object_set_null_member(o, "check");
-	}
-	if (p->conflict_at != 0) {
-		JsonObject *conflict = json_object_new();
-		mg_set_time(conflict, "at", p->conflict_at);
-		json_object_set_string_member(conflict, "evidence", p->conflict_evidence);
-		json_object_set_object_member(o, "last_conflict", conflict);
-	} else {
-		json_object_set_null_member(o, "last_conflict");
-	}
-	if (p->recovery_attempts != 0 || p->recovery_failed) {
-		JsonObject *recovery = json_object_new();
-		json_object_set_int_member(recovery, "attempts", p->recovery_attempts);
-		json_object_set_boolean_member(recovery, "failed", p->recovery_failed);
-		json_object_set_object_member(o, "recovery", recovery);
-	} else {
-		json_object_set_null_member(o, "recovery");
-	}
+	mg_status_checks_json(o, p);
 	mg_set_time(o, "recognised_at", p->recognised_at);
 	for (guint i = 0; i < problems->len; i++)
 		json_array_add_string_element(problem_list, g_ptr_array_index(problems, i));

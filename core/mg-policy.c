@@ -178,6 +178,123 @@ mg_parse_quiet_hours(const char *text, int *start, int *end)
 	       mg_parse_clock(parts[1], end) && *start != *end;
 }
 
+static gboolean
+mg_policy_set_mode(MgPolicy *policy, const char *name, const char *value, GError **error)
+{
+	if (g_strcmp0(value, "off") == 0)
+		policy->mode = MG_MODE_OFF;
+	else if (g_strcmp0(value, "plausible") == 0)
+		policy->mode = MG_MODE_PLAUSIBLE;
+	else if (g_strcmp0(value, "keep-vendor") == 0)
+		policy->mode = MG_MODE_KEEP_VENDOR;
+	else
+		return mg_policy_fail(error, name, value, "off, plausible or keep-vendor");
+	return TRUE;
+}
+
+static gboolean
+mg_policy_set_rotate(MgPolicy *policy, const char *name, const char *value, GError **error)
+{
+	gint64 interval = 0;
+
+	if (g_strcmp0(value, "never") == 0) {
+		policy->rotate = MG_ROTATE_NEVER;
+	} else if (g_strcmp0(value, "activation") == 0) {
+		policy->rotate = MG_ROTATE_ACTIVATION;
+	} else if (g_strcmp0(value, "boot") == 0) {
+		policy->rotate = MG_ROTATE_BOOT;
+	} else if (g_strcmp0(value, "daily") == 0) {
+		policy->rotate = MG_ROTATE_INTERVAL;
+		policy->interval = 86400;
+	} else if (g_strcmp0(value, "weekly") == 0) {
+		policy->rotate = MG_ROTATE_INTERVAL;
+		policy->interval = 7 * 86400;
+	} else if (mg_duration_parse(
+		       value, MG_ROTATE_INTERVAL_MIN, MG_ROTATE_INTERVAL_MAX, &interval, NULL)) {
+		policy->rotate = MG_ROTATE_INTERVAL;
+		policy->interval = interval;
+	} else {
+		return mg_policy_fail(
+		    error,
+		    name,
+		    value,
+		    "never, activation, boot, daily, weekly or a duration from 1h "
+		    "to 366d such as 36h or 3d");
+	}
+	return TRUE;
+}
+
+static gboolean
+mg_policy_set_class(MgPolicy *policy, const char *name, const char *value, GError **error)
+{
+	if (g_strcmp0(value, "auto") == 0)
+		policy->device_class = MG_DEVICE_CLASS_NONE;
+	else if (g_strcmp0(value, "wifi") == 0)
+		policy->device_class = MG_DEVICE_CLASS_WIFI;
+	else if (g_strcmp0(value, "ethernet") == 0)
+		policy->device_class = MG_DEVICE_CLASS_ETHERNET;
+	else if (g_strcmp0(value, "ap") == 0)
+		policy->device_class = MG_DEVICE_CLASS_AP;
+	else
+		return mg_policy_fail(error, name, value, "auto, wifi, ethernet or ap");
+	return TRUE;
+}
+
+static gboolean
+mg_policy_set_vendors(MgPolicy *policy, const char *name, const char *value, GError **error)
+{
+	GStrv list;
+
+	if (g_strcmp0(value, "any") == 0) {
+		g_clear_pointer(&policy->vendors, g_strfreev);
+		return TRUE;
+	}
+	list = mg_parse_vendor_list(value);
+	if (list == NULL)
+		return mg_policy_fail(error,
+				      name,
+				      value,
+				      "any, or a comma-separated list of vendors from "
+				      "'macguise vendors'");
+	g_strfreev(policy->vendors);
+	policy->vendors = list;
+	return TRUE;
+}
+
+static gboolean
+mg_policy_set_harden(MgPolicy *policy, const char *name, const char *value, GError **error)
+{
+	if (!mg_parse_bool(value, &policy->harden))
+		return mg_policy_fail(error, name, value, "yes or no");
+	return TRUE;
+}
+
+static gboolean
+mg_policy_set_quiet_hours(MgPolicy *policy, const char *name, const char *value, GError **error)
+{
+	int start, end;
+
+	if (g_strcmp0(value, "none") == 0) {
+		policy->quiet_start = policy->quiet_end = -1;
+		return TRUE;
+	}
+	if (!mg_parse_quiet_hours(value, &start, &end))
+		return mg_policy_fail(
+		    error, name, value, "none, or a span of local time such as 03:00-05:00");
+	policy->quiet_start = start;
+	policy->quiet_end = end;
+	return TRUE;
+}
+
+static const struct {
+	const char *name;
+	gboolean (*set)(MgPolicy *policy, const char *name, const char *value, GError **error);
+} mg_policy_setters[] = {
+	{ "mode", mg_policy_set_mode },     { "rotate", mg_policy_set_rotate },
+	{ "class", mg_policy_set_class },   { "vendors", mg_policy_set_vendors },
+	{ "harden", mg_policy_set_harden }, { "quiet-hours", mg_policy_set_quiet_hours },
+};
+
 gboolean
 mg_policy_set(MgPolicy *policy, const char *name, const char *value, GError **error)
 {
@@ -185,99 +302,9 @@ mg_policy_set(MgPolicy *policy, const char *name, const char *value, GError **er
 
 	if (!g_utf8_validate(value, -1, NULL))
 		return mg_policy_fail(error, name, "?", "%s", _("UTF-8 text"));
-
-	if (g_strcmp0(name, "mode") == 0) {
-		if (g_strcmp0(value, "off") == 0)
-			policy->mode = MG_MODE_OFF;
-		else if (g_strcmp0(value, "plausible") == 0)
-			policy->mode = MG_MODE_PLAUSIBLE;
-		else if (g_strcmp0(value, "keep-vendor") == 0)
-			policy->mode = MG_MODE_KEEP_VENDOR;
-		else
-			return mg_policy_fail(error, name, value, "off, plausible or keep-vendor");
-		return TRUE;
-	}
-	if (g_strcmp0(name, "rotate") == 0) {
-		gint64 interval = 0;
-		g_autoptr(GError) local = NULL;
-		if (g_strcmp0(value, "never") == 0) {
-			policy->rotate = MG_ROTATE_NEVER;
-		} else if (g_strcmp0(value, "activation") == 0) {
-			policy->rotate = MG_ROTATE_ACTIVATION;
-		} else if (g_strcmp0(value, "boot") == 0) {
-			policy->rotate = MG_ROTATE_BOOT;
-		} else if (g_strcmp0(value, "daily") == 0) {
-			policy->rotate = MG_ROTATE_INTERVAL;
-			policy->interval = 86400;
-		} else if (g_strcmp0(value, "weekly") == 0) {
-			policy->rotate = MG_ROTATE_INTERVAL;
-			policy->interval = 7 * 86400;
-		} else if (mg_duration_parse(value,
-					     MG_ROTATE_INTERVAL_MIN,
-					     MG_ROTATE_INTERVAL_MAX,
-					     &interval,
-					     &local)) {
-			policy->rotate = MG_ROTATE_INTERVAL;
-			policy->interval = interval;
-		} else {
-			return mg_policy_fail(
-			    error,
-			    name,
-			    value,
-			    "never, activation, boot, daily, weekly or a duration from 1h "
-			    "to 366d such as 36h or 3d");
-		}
-		return TRUE;
-	}
-	if (g_strcmp0(name, "class") == 0) {
-		if (g_strcmp0(value, "auto") == 0)
-			policy->device_class = MG_DEVICE_CLASS_NONE;
-		else if (g_strcmp0(value, "wifi") == 0)
-			policy->device_class = MG_DEVICE_CLASS_WIFI;
-		else if (g_strcmp0(value, "ethernet") == 0)
-			policy->device_class = MG_DEVICE_CLASS_ETHERNET;
-		else if (g_strcmp0(value, "ap") == 0)
-			policy->device_class = MG_DEVICE_CLASS_AP;
-		else
-			return mg_policy_fail(error, name, value, "auto, wifi, ethernet or ap");
-		return TRUE;
-	}
-	if (g_strcmp0(name, "vendors") == 0) {
-		GStrv list;
-		if (g_strcmp0(value, "any") == 0) {
-			g_clear_pointer(&policy->vendors, g_strfreev);
-			return TRUE;
-		}
-		list = mg_parse_vendor_list(value);
-		if (list == NULL)
-			return mg_policy_fail(error,
-					      name,
-					      value,
-					      "any, or a comma-separated list of vendors from "
-					      "'macguise vendors'");
-		g_strfreev(policy->vendors);
-		policy->vendors = list;
-		return TRUE;
-	}
-	if (g_strcmp0(name, "harden") == 0) {
-		if (!mg_parse_bool(value, &policy->harden))
-			return mg_policy_fail(error, name, value, "yes or no");
-		return TRUE;
-	}
-	if (g_strcmp0(name, "quiet-hours") == 0) {
-		int start, end;
-		if (g_strcmp0(value, "none") == 0) {
-			policy->quiet_start = policy->quiet_end = -1;
-			return TRUE;
-		}
-		if (!mg_parse_quiet_hours(value, &start, &end))
-			return mg_policy_fail(error,
-					      name,
-					      value,
-					      "none, or a span of local time such as 03:00-05:00");
-		policy->quiet_start = start;
-		policy->quiet_end = end;
-		return TRUE;
+	for (guint i = 0; i < G_N_ELEMENTS(mg_policy_setters); i++) {
+		if (g_strcmp0(name, mg_policy_setters[i].name) == 0)
+			return mg_policy_setters[i].set(policy, name, value, error);
 	}
 	g_set_error(
 	    error,

@@ -25,77 +25,68 @@ mg_quit(gpointer loop)
 	return G_SOURCE_CONTINUE;
 }
 
-int
-main(int argc, char **argv)
-{
-	gboolean debug = FALSE;
-	gboolean version = FALSE;
-	gboolean boot = FALSE;
-	g_autofree char *keyfile_dir = NULL;
-	g_autofree char *nm_conf_dir = NULL;
-	g_autofree char *nm_state_dir = NULL;
-	const GOptionEntry entries[] = {
-		{ "debug",
-		  'd',
-		  0,
-		  G_OPTION_ARG_NONE,
-		  &debug,
-		  N_("Log every decision, with addresses in plain text"),
-		  NULL },
-		{ "version",
-		  0,
-		  0,
-		  G_OPTION_ARG_NONE,
-		  &version,
-		  N_("Print the version and exit"),
-		  NULL },
-		{ "boot",
-		  0,
-		  0,
-		  G_OPTION_ARG_NONE,
-		  &boot,
-		  N_("The boot step, before NetworkManager starts: give every due profile a new "
-		     "address in its keyfile, then exit"),
-		  NULL },
-		{ "keyfile-dir",
-		  0,
-		  0,
-		  G_OPTION_ARG_FILENAME,
-		  &keyfile_dir,
-		  N_("With --boot: NetworkManager's keyfile directory "
-		     "(default /etc/NetworkManager/system-connections)"),
-		  "DIR" },
-		{ "nm-conf-dir",
-		  0,
-		  0,
-		  G_OPTION_ARG_FILENAME,
-		  &nm_conf_dir,
-		  N_("With --boot: where to write NetworkManager's first-contact defaults "
-		     "(default /run/NetworkManager/conf.d)"),
-		  "DIR" },
-		{ "nm-state-dir",
-		  0,
-		  0,
-		  G_OPTION_ARG_FILENAME,
-		  &nm_state_dir,
-		  N_("Where NetworkManager keeps its DHCP leases; a profile given a new address "
-		     "forgets its lease there (default /var/lib/NetworkManager)"),
-		  "DIR" },
-		{ NULL },
-	};
-	g_autoptr(GOptionContext) ctx = g_option_context_new(NULL);
-	g_autoptr(GError) error = NULL;
-	g_autoptr(GMainLoop) loop = NULL;
-	g_autoptr(MgService) service = NULL;
-	g_autofree char *state_dir = NULL;
-	g_autofree char *config_path = NULL;
-	g_autofree char *runtime_dir = NULL;
-	guint owner;
+/* What the command line says. */
+static gboolean mg_opt_debug;
+static gboolean mg_opt_version;
+static gboolean mg_opt_boot;
+static char *mg_opt_keyfile_dir;
+static char *mg_opt_nm_conf_dir;
+static char *mg_opt_nm_state_dir;
 
-	setlocale(LC_ALL, "");
-	bindtextdomain(GETTEXT_PACKAGE, LOCALEDIR);
-	bind_textdomain_codeset(GETTEXT_PACKAGE, "UTF-8");
-	textdomain(GETTEXT_PACKAGE);
+static const GOptionEntry mg_option_entries[] = {
+	{ "debug",
+	  'd',
+	  0,
+	  G_OPTION_ARG_NONE,
+	  &mg_opt_debug,
+	  N_("Log every decision, with addresses in plain text"),
+	  NULL },
+	{ "version",
+	  0,
+	  0,
+	  G_OPTION_ARG_NONE,
+	  &mg_opt_version,
+	  N_("Print the version and exit"),
+	  NULL },
+	{ "boot",
+	  0,
+	  0,
+	  G_OPTION_ARG_NONE,
+	  &mg_opt_boot,
+	  N_("The boot step, before NetworkManager starts: give every due profile a new "
+	     "address in its keyfile, then exit"),
+	  NULL },
+	{ "keyfile-dir",
+	  0,
+	  0,
+	  G_OPTION_ARG_FILENAME,
+	  &mg_opt_keyfile_dir,
+	  N_("With --boot: NetworkManager's keyfile directory "
+	     "(default /etc/NetworkManager/system-connections)"),
+	  "DIR" },
+	{ "nm-conf-dir",
+	  0,
+	  0,
+	  G_OPTION_ARG_FILENAME,
+	  &mg_opt_nm_conf_dir,
+	  N_("With --boot: where to write NetworkManager's first-contact defaults "
+	     "(default /run/NetworkManager/conf.d)"),
+	  "DIR" },
+	{ "nm-state-dir",
+	  0,
+	  0,
+	  G_OPTION_ARG_FILENAME,
+	  &mg_opt_nm_state_dir,
+	  N_("Where NetworkManager keeps its DHCP leases; a profile given a new address "
+	     "forgets its lease there (default /var/lib/NetworkManager)"),
+	  "DIR" },
+	{ NULL },
+};
+
+static gboolean
+mg_parse_options(int *argc, char ***argv, GError **error)
+{
+	g_autoptr(GOptionContext) ctx = g_option_context_new(NULL);
 
 	g_option_context_set_translation_domain(ctx, GETTEXT_PACKAGE);
 	g_option_context_set_summary(
@@ -105,48 +96,50 @@ main(int argc, char **argv)
 	      "Configuration: $CONFIGURATION_DIRECTORY/macguise.conf or "
 	      "/etc/macguise/macguise.conf. "
 	      "Link-check index: $RUNTIME_DIRECTORY or /run/macguise."));
-	g_option_context_add_main_entries(ctx, entries, GETTEXT_PACKAGE);
-	if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
-		g_printerr("macguised: %s\n", error->message);
-		return 2;
-	}
-	if (version) {
-		g_print("macguised %s\n", PACKAGE_VERSION);
-		return 0;
-	}
-	/* Addresses appear in plain text only at debug level. */
-	if (debug)
-		g_log_set_debug_enabled(TRUE);
+	g_option_context_add_main_entries(ctx, mg_option_entries, GETTEXT_PACKAGE);
+	return g_option_context_parse(ctx, argc, argv, error);
+}
 
-	state_dir = mg_state_default_dir();
-	config_path = mg_config_default_path();
-	if (boot) {
-		guint rewritten = 0;
-		const MgBootPaths paths = {
-			.keyfile_dir =
-			    keyfile_dir != NULL ? keyfile_dir : MG_BOOT_DEFAULT_KEYFILE_DIR,
-			.nm_conf_dir =
-			    nm_conf_dir != NULL ? nm_conf_dir : MG_BOOT_DEFAULT_NM_CONF_DIR,
-			.nm_state_dir =
-			    nm_state_dir != NULL ? nm_state_dir : MG_NM_DEFAULT_STATE_DIR,
-			.state_dir = state_dir,
-			.config_path = config_path,
-		};
-		if (!mg_boot_run(&paths, &rewritten, &error)) {
-			g_printerr("macguised --boot: %s\n", error->message);
-			return 1;
-		}
-		g_message("boot step: %u profile(s) given a new address", rewritten);
-		return 0;
+static int
+mg_run_boot(const char *state_dir, const char *config_path)
+{
+	g_autoptr(GError) error = NULL;
+	guint rewritten = 0;
+	const MgBootPaths paths = {
+		.keyfile_dir =
+		    mg_opt_keyfile_dir != NULL ? mg_opt_keyfile_dir : MG_BOOT_DEFAULT_KEYFILE_DIR,
+		.nm_conf_dir =
+		    mg_opt_nm_conf_dir != NULL ? mg_opt_nm_conf_dir : MG_BOOT_DEFAULT_NM_CONF_DIR,
+		.nm_state_dir =
+		    mg_opt_nm_state_dir != NULL ? mg_opt_nm_state_dir : MG_NM_DEFAULT_STATE_DIR,
+		.state_dir = state_dir,
+		.config_path = config_path,
+	};
+
+	if (!mg_boot_run(&paths, &rewritten, &error)) {
+		g_printerr("macguised --boot: %s\n", error->message);
+		return 1;
 	}
-	runtime_dir = mg_runtime_default_dir();
+	g_message("boot step: %u profile(s) given a new address", rewritten);
+	return 0;
+}
+
+static int
+mg_run_service(const char *state_dir, const char *config_path)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GMainLoop) loop = NULL;
+	g_autoptr(MgService) service = NULL;
+	g_autofree char *runtime_dir = mg_runtime_default_dir();
+	guint owner;
+
 	service = mg_service_new(state_dir, config_path, runtime_dir, &error);
 	if (service == NULL) {
 		g_printerr("macguised: %s\n", error->message);
 		return 1;
 	}
-	if (nm_state_dir != NULL)
-		mg_service_set_nm_state_dir(service, nm_state_dir);
+	if (mg_opt_nm_state_dir != NULL)
+		mg_service_set_nm_state_dir(service, mg_opt_nm_state_dir);
 	loop = g_main_loop_new(NULL, FALSE);
 	g_unix_signal_add(SIGTERM, mg_quit, loop);
 	g_unix_signal_add(SIGINT, mg_quit, loop);
@@ -155,4 +148,39 @@ main(int argc, char **argv)
 	g_main_loop_run(loop);
 	g_bus_unown_name(owner);
 	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	g_autoptr(GError) error = NULL;
+	g_autofree char *state_dir = NULL;
+	g_autofree char *config_path = NULL;
+	int status;
+
+	setlocale(LC_ALL, "");
+	bindtextdomain(GETTEXT_PACKAGE, LOCALEDIR);
+	bind_textdomain_codeset(GETTEXT_PACKAGE, "UTF-8");
+	textdomain(GETTEXT_PACKAGE);
+
+	if (!mg_parse_options(&argc, &argv, &error)) {
+		g_printerr("macguised: %s\n", error->message);
+		return 2;
+	}
+	if (mg_opt_version) {
+		g_print("macguised %s\n", PACKAGE_VERSION);
+		return 0;
+	}
+	/* Addresses appear in plain text only at debug level. */
+	if (mg_opt_debug)
+		g_log_set_debug_enabled(TRUE);
+
+	state_dir = mg_state_default_dir();
+	config_path = mg_config_default_path();
+	status = mg_opt_boot ? mg_run_boot(state_dir, config_path)
+			     : mg_run_service(state_dir, config_path);
+	g_free(mg_opt_keyfile_dir);
+	g_free(mg_opt_nm_conf_dir);
+	g_free(mg_opt_nm_state_dir);
+	return status;
 }

@@ -85,6 +85,48 @@ mg_boot_record(
 	return mg_runtime_save(&b->rt);
 }
 
+/* @mac as the keyfile's cloned address, with macguise's mark beside it. */
+static void
+mg_boot_set_address(GKeyFile *kf,
+		    NMConnection *connection,
+		    MgDeviceClass device_class,
+		    const MgMac *mac)
+{
+	g_autofree char *mark = mg_profile_mark(nm_connection_get_uuid(connection), mac);
+	char text[MG_MAC_STRLEN];
+
+	mg_mac_format(mac, text);
+	if ((device_class & MG_DEVICE_CLASS_WIRELESS) != 0)
+		g_key_file_set_string(
+		    kf, mg_boot_group(kf, "802-11-wireless", "wifi"), "cloned-mac-address", text);
+	else
+		g_key_file_set_string(kf,
+				      mg_boot_group(kf, "802-3-ethernet", "ethernet"),
+				      "cloned-mac-address",
+				      text);
+	g_key_file_set_string(kf, NM_SETTING_USER_SETTING_NAME, MG_PROFILE_MARK_KEY, mark);
+}
+
+static gboolean
+mg_boot_write_keyfile(GKeyFile *kf, const char *path)
+{
+	g_autoptr(GError) error = NULL;
+	g_autofree char *data = NULL;
+	gsize len = 0;
+
+	data = g_key_file_to_data(kf, &len, NULL);
+	if (!g_file_set_contents_full(path,
+				      data,
+				      (gssize)len,
+				      G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
+				      0600,
+				      &error)) {
+		g_warning("%s: cannot write its new address: %s", path, error->message);
+		return FALSE;
+	}
+	return TRUE;
+}
+
 /* Returns TRUE when the file was rewritten. */
 static gboolean
 mg_boot_profile(MgBoot *b, const char *dir, const char *path)
@@ -92,14 +134,11 @@ mg_boot_profile(MgBoot *b, const char *dir, const char *path)
 	g_autoptr(GKeyFile) kf = g_key_file_new();
 	g_autoptr(GError) error = NULL;
 	g_autoptr(NMConnection) connection = NULL;
-	g_autofree char *data = NULL;
 	MgProfileState *p;
 	MgPolicy policy;
 	MgSnapshot snap;
 	MgReconcile r;
 	MgDeviceClass device_class;
-	char text[MG_MAC_STRLEN];
-	gsize len = 0;
 	MgMac mac;
 
 	if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_KEEP_COMMENTS, &error) ||
@@ -140,36 +179,18 @@ mg_boot_profile(MgBoot *b, const char *dir, const char *path)
 		mg_policy_clear(&policy);
 		return FALSE;
 	}
-	mg_mac_format(&mac, text);
-	if ((device_class & MG_DEVICE_CLASS_WIRELESS) != 0)
-		g_key_file_set_string(
-		    kf, mg_boot_group(kf, "802-11-wireless", "wifi"), "cloned-mac-address", text);
-	else
-		g_key_file_set_string(kf,
-				      mg_boot_group(kf, "802-3-ethernet", "ethernet"),
-				      "cloned-mac-address",
-				      text);
-	{
-		g_autofree char *mark = mg_profile_mark(nm_connection_get_uuid(connection), &mac);
-		g_key_file_set_string(kf, NM_SETTING_USER_SETTING_NAME, MG_PROFILE_MARK_KEY, mark);
-	}
+	mg_boot_set_address(kf, connection, device_class, &mac);
 	if ((r.actions & MG_DO_ASSIGN) != 0 && !mg_boot_record(b, connection, kf, &policy, &mac)) {
 		mg_policy_clear(&policy);
 		return FALSE; /* logged; the profile keeps its address */
 	}
 	mg_policy_clear(&policy);
-	data = g_key_file_to_data(kf, &len, NULL);
-	if (!g_file_set_contents_full(path,
-				      data,
-				      (gssize)len,
-				      G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
-				      0600,
-				      &error)) {
-		g_warning("%s: cannot write its new address: %s", path, error->message);
+	if (!mg_boot_write_keyfile(kf, path))
 		return FALSE;
-	}
 	{
 		g_autofree char *digest = mg_state_log_digest(b->rt.state, &mac);
+		char text[MG_MAC_STRLEN];
+		mg_mac_format(&mac, text);
 		g_message("profile '%s': new address #%s at boot (%s)",
 			  nm_connection_get_id(connection),
 			  digest,
