@@ -15,6 +15,53 @@
  * same bound the daemon uses keeps a pathological catalogue from looping. */
 #define MG_GENERATE_MAX_ATTEMPTS 1000
 
+/* @count addresses drawn from @gen, one per line or as a JSON array. */
+static gboolean
+mg_generate_print(MgGenerator *gen,
+		  MgRandom *rng,
+		  MgDeviceClass device_class,
+		  int count,
+		  gboolean json,
+		  GError **error)
+{
+	JsonArray *out = NULL;
+
+	if (json)
+		out = json_array_new();
+	for (int i = 0; i < count; i++) {
+		const MgCatalogueEntry *entry = NULL;
+		char mac_text[MG_MAC_STRLEN];
+		MgMac mac;
+
+		if (!mg_generator_next(
+			gen, rng, NULL, NULL, MG_GENERATE_MAX_ATTEMPTS, &mac, &entry, error)) {
+			if (out != NULL)
+				json_array_unref(out);
+			return FALSE;
+		}
+		mg_mac_format(&mac, mac_text);
+		if (out != NULL) {
+			g_autofree char *oui = mg_prefix_to_display(&entry->prefix);
+			JsonObject *o = json_object_new();
+			json_object_set_string_member(o, "mac", mac_text);
+			json_object_set_string_member(o, "oui", oui);
+			json_object_set_string_member(o, "vendor", entry->vendor->name);
+			json_object_set_string_member(o, "vendor_id", entry->vendor->id);
+			json_object_set_string_member(
+			    o, "class", mg_device_class_to_string(device_class));
+			json_array_add_object_element(out, o);
+		} else {
+			g_print("%s\n", mac_text);
+		}
+	}
+	if (out != NULL) {
+		g_autoptr(JsonNode) root = json_node_new(JSON_NODE_ARRAY);
+		json_node_take_array(root, out);
+		mg_cli_print_json(root);
+	}
+	return TRUE;
+}
+
 int
 mg_cmd_generate(int argc, char **argv)
 {
@@ -52,7 +99,6 @@ mg_cmd_generate(int argc, char **argv)
 	g_autoptr(MgRandom) rng = NULL;
 	MgDeviceClass device_class = MG_DEVICE_CLASS_WIFI;
 	MgCatalogue *cat;
-	JsonArray *out = NULL;
 
 	if (!mg_cli_parse_options(
 		"generate",
@@ -89,35 +135,7 @@ mg_cmd_generate(int argc, char **argv)
 	if (rng == NULL)
 		return mg_cli_failure("generate", error);
 
-	if (json)
-		out = json_array_new();
-	for (int i = 0; i < count; i++) {
-		const MgCatalogueEntry *entry = NULL;
-		char mac_text[MG_MAC_STRLEN];
-		MgMac mac;
-
-		if (!mg_generator_next(
-			gen, rng, NULL, NULL, MG_GENERATE_MAX_ATTEMPTS, &mac, &entry, &error))
-			return mg_cli_failure("generate", error);
-		mg_mac_format(&mac, mac_text);
-		if (out != NULL) {
-			g_autofree char *oui = mg_prefix_to_display(&entry->prefix);
-			JsonObject *o = json_object_new();
-			json_object_set_string_member(o, "mac", mac_text);
-			json_object_set_string_member(o, "oui", oui);
-			json_object_set_string_member(o, "vendor", entry->vendor->name);
-			json_object_set_string_member(o, "vendor_id", entry->vendor->id);
-			json_object_set_string_member(
-			    o, "class", mg_device_class_to_string(device_class));
-			json_array_add_object_element(out, o);
-		} else {
-			g_print("%s\n", mac_text);
-		}
-	}
-	if (out != NULL) {
-		g_autoptr(JsonNode) root = json_node_new(JSON_NODE_ARRAY);
-		json_node_take_array(root, out);
-		mg_cli_print_json(root);
-	}
+	if (!mg_generate_print(gen, rng, device_class, count, json, &error))
+		return mg_cli_failure("generate", error);
 	return MG_EXIT_OK;
 }

@@ -153,6 +153,44 @@ mg_is_user_owned(NMConnection *c)
 	return owned;
 }
 
+/* Whether the assignments set quiet hours only where they apply. */
+static gboolean
+mg_policy_quiet_hours_fit(NMConnection *connection, GPtrArray *keys, GPtrArray *values)
+{
+	for (guint i = 0; i < keys->len; i++) {
+		if (g_str_equal(g_ptr_array_index(keys, i), MG_POLICY_KEY_PREFIX "quiet-hours") &&
+		    g_ptr_array_index(values, i) != NULL &&
+		    mg_profile_class(connection) != MG_DEVICE_CLASS_AP)
+			return FALSE;
+	}
+	return TRUE;
+}
+
+/* --reset: @copy without macguise's keys, and handed back to macguise
+ * when its address was set by hand (@original says). */
+static void
+mg_policy_reset(NMConnection *original, NMConnection *copy, NMSettingUser *user)
+{
+	guint n = 0;
+	const char *const *existing = nm_setting_user_get_keys(user, &n);
+	g_auto(GStrv) all = g_strdupv((char **)existing);
+
+	for (guint i = 0; all != NULL && all[i] != NULL; i++) {
+		if (g_str_has_prefix(all[i], MG_POLICY_KEY_PREFIX))
+			nm_setting_user_set_data(user, all[i], NULL, NULL);
+	}
+	if (mg_is_user_owned(original)) {
+		MgDeviceClass device_class = mg_profile_class(copy);
+		NMSetting *s = (device_class & MG_DEVICE_CLASS_WIRELESS) != 0
+				   ? NM_SETTING(nm_connection_get_setting_wireless(copy))
+				   : NM_SETTING(nm_connection_get_setting_wired(copy));
+		/* both settings name the property "cloned-mac-address" */
+		if (s != NULL)
+			g_object_set(s, NM_SETTING_WIRED_CLONED_MAC_ADDRESS, NULL, NULL);
+		g_print(_("%s: handed back to macguise\n"), nm_connection_get_id(copy));
+	}
+}
+
 int
 mg_cmd_policy(int argc, char **argv)
 {
@@ -207,38 +245,17 @@ mg_cmd_policy(int argc, char **argv)
 	if (argc == 2 && !reset)
 		return mg_policy_show(NM_CONNECTION(rc), json);
 	/* Only a hotspot's clients can be counted before restarting it. */
-	for (guint i = 0; i < keys->len; i++) {
-		if (g_str_equal(g_ptr_array_index(keys, i), MG_POLICY_KEY_PREFIX "quiet-hours") &&
-		    g_ptr_array_index(values, i) != NULL &&
-		    mg_profile_class(NM_CONNECTION(rc)) != MG_DEVICE_CLASS_AP)
-			return mg_cli_usage_error(
-			    "policy",
-			    _("%s is not an access point: quiet-hours applies to hotspot profiles "
-			      "(802-11-wireless.mode ap) only"),
-			    nm_connection_get_id(NM_CONNECTION(rc)));
-	}
+	if (!mg_policy_quiet_hours_fit(NM_CONNECTION(rc), keys, values))
+		return mg_cli_usage_error(
+		    "policy",
+		    _("%s is not an access point: quiet-hours applies to hotspot profiles "
+		      "(802-11-wireless.mode ap) only"),
+		    nm_connection_get_id(NM_CONNECTION(rc)));
 
 	copy = nm_simple_connection_new_clone(NM_CONNECTION(rc));
 	user = mg_user_setting(copy);
-	if (reset) {
-		guint n = 0;
-		const char *const *existing = nm_setting_user_get_keys(user, &n);
-		g_auto(GStrv) all = g_strdupv((char **)existing);
-		for (guint i = 0; all != NULL && all[i] != NULL; i++) {
-			if (g_str_has_prefix(all[i], MG_POLICY_KEY_PREFIX))
-				nm_setting_user_set_data(user, all[i], NULL, NULL);
-		}
-		if (mg_is_user_owned(NM_CONNECTION(rc))) {
-			MgDeviceClass device_class = mg_profile_class(copy);
-			NMSetting *s = (device_class & MG_DEVICE_CLASS_WIRELESS) != 0
-					   ? NM_SETTING(nm_connection_get_setting_wireless(copy))
-					   : NM_SETTING(nm_connection_get_setting_wired(copy));
-			/* both settings name the property "cloned-mac-address" */
-			if (s != NULL)
-				g_object_set(s, NM_SETTING_WIRED_CLONED_MAC_ADDRESS, NULL, NULL);
-			g_print(_("%s: handed back to macguise\n"), nm_connection_get_id(copy));
-		}
-	}
+	if (reset)
+		mg_policy_reset(NM_CONNECTION(rc), copy, user);
 	for (guint i = 0; i < keys->len; i++) {
 		if (!nm_setting_user_set_data(
 			user, g_ptr_array_index(keys, i), g_ptr_array_index(values, i), &error))

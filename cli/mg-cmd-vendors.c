@@ -51,6 +51,34 @@ mg_vendor_json(const MgVendor *v, MgDeviceClass device_class, double share)
 	return node;
 }
 
+static void
+mg_vendors_print_table(GPtrArray *shown, MgDeviceClass device_class, guint64 total)
+{
+	/* TRANSLATORS: column headings; keep each within its width */
+	g_print("%-12s %-34s %7s %7s %-14s %6s  %s\n",
+		_("ID"),
+		_("NAME"),
+		_("WEIGHT"),
+		_("SHARE"),
+		_("CLASSES"),
+		_("BLOCKS"),
+		_("SOURCE"));
+	for (guint i = 0; i < shown->len; i++) {
+		const MgVendor *v = g_ptr_array_index(shown, i);
+		g_print("%-12s %-34s %7u %6.2f%% %-14s %6u  %s\n",
+			v->id,
+			v->name,
+			v->weight,
+			100.0 * v->weight / (double)total,
+			mg_device_class_to_string(v->classes),
+			mg_vendor_count_entries(v, device_class),
+			v->weight_source);
+	}
+	g_print("\n%s\n",
+		_("ieee-blocks: the number of IEEE blocks the vendor's organisations hold in "
+		  "Debian's ieee-data (20220827)."));
+}
+
 int
 mg_cmd_vendors(int argc, char **argv)
 {
@@ -114,28 +142,6 @@ mg_cmd_vendors(int argc, char **argv)
 		return MG_EXIT_OK;
 	}
 
-	/* TRANSLATORS: column headings; keep each within its width */
-	g_print("%-12s %-34s %7s %7s %-14s %6s  %s\n",
-		_("ID"),
-		_("NAME"),
-		_("WEIGHT"),
-		_("SHARE"),
-		_("CLASSES"),
-		_("BLOCKS"),
-		_("SOURCE"));
-	for (guint i = 0; i < shown->len; i++) {
-		const MgVendor *v = g_ptr_array_index(shown, i);
-		g_print("%-12s %-34s %7u %6.2f%% %-14s %6u  %s\n",
-			v->id,
-			v->name,
-			v->weight,
-			100.0 * v->weight / (double)total,
-			mg_device_class_to_string(v->classes),
-			mg_vendor_count_entries(v, device_class),
-			v->weight_source);
-	}
-	g_print("\n%s\n",
-		_("ieee-blocks: the number of IEEE blocks the vendor's organisations hold in "
-		  "Debian's ieee-data (20220827)."));
+	mg_vendors_print_table(shown, device_class, total);
 	return MG_EXIT_OK;
 }

@@ -164,6 +164,45 @@ mg_catalogue_parse_serial_range(MgCatalogueParser *parser,
 	return TRUE;
 }
 
+/* One option after a prefix: era=, classes= or serial=. */
+static gboolean
+mg_catalogue_parse_prefix_option(MgCatalogueParser *parser,
+				 MgCatalogueEntry *entry,
+				 const char *w,
+				 gboolean *era_given,
+				 GError **error)
+{
+	const MgVendor *vendor = parser->vendor;
+
+	if (g_str_has_prefix(w, "era=")) {
+		if (g_strcmp0(w + 4, "current") == 0)
+			entry->era = MG_ERA_CURRENT;
+		else if (g_strcmp0(w + 4, "legacy") == 0)
+			entry->era = MG_ERA_LEGACY;
+		else
+			return mg_catalogue_fail(
+			    parser, error, _("era '%s' is neither current nor legacy"), w + 4);
+		*era_given = TRUE;
+		return TRUE;
+	}
+	if (g_str_has_prefix(w, "classes=")) {
+		g_auto(GStrv) names = g_strsplit(w + strlen("classes="), ",", -1);
+		if (!mg_catalogue_parse_classes(parser, names, &entry->classes, error))
+			return FALSE;
+		if ((entry->classes & ~vendor->classes) != 0)
+			return mg_catalogue_fail(
+			    parser,
+			    error,
+			    _("classes=%s is not among the vendor's classes (%s)"),
+			    w + strlen("classes="),
+			    mg_device_class_to_string(vendor->classes));
+		return TRUE;
+	}
+	if (g_str_has_prefix(w, "serial="))
+		return mg_catalogue_parse_serial_range(parser, entry, w + strlen("serial="), error);
+	return mg_catalogue_fail(parser, error, _("unknown prefix option '%s'"), w);
+}
+
 static gboolean
 mg_catalogue_parse_prefix(MgCatalogueParser *parser, const char *rest, GError **error)
 {
@@ -202,39 +241,9 @@ mg_catalogue_parse_prefix(MgCatalogueParser *parser, const char *rest, GError **
 	entry->serial_max = (G_GUINT64_CONSTANT(1) << mg_prefix_serial_bits(&entry->prefix)) - 1;
 
 	for (guint i = 1; words[i] != NULL; i++) {
-		const char *w = words[i];
-		if (w[0] == '\0')
-			continue;
-		if (g_str_has_prefix(w, "era=")) {
-			if (g_strcmp0(w + 4, "current") == 0)
-				entry->era = MG_ERA_CURRENT;
-			else if (g_strcmp0(w + 4, "legacy") == 0)
-				entry->era = MG_ERA_LEGACY;
-			else
-				return mg_catalogue_fail(
-				    parser,
-				    error,
-				    _("era '%s' is neither current nor legacy"),
-				    w + 4);
-			era_given = TRUE;
-		} else if (g_str_has_prefix(w, "classes=")) {
-			g_auto(GStrv) names = g_strsplit(w + strlen("classes="), ",", -1);
-			if (!mg_catalogue_parse_classes(parser, names, &entry->classes, error))
-				return FALSE;
-			if ((entry->classes & ~vendor->classes) != 0)
-				return mg_catalogue_fail(
-				    parser,
-				    error,
-				    _("classes=%s is not among the vendor's classes (%s)"),
-				    w + strlen("classes="),
-				    mg_device_class_to_string(vendor->classes));
-		} else if (g_str_has_prefix(w, "serial=")) {
-			if (!mg_catalogue_parse_serial_range(
-				parser, entry, w + strlen("serial="), error))
-				return FALSE;
-		} else {
-			return mg_catalogue_fail(parser, error, _("unknown prefix option '%s'"), w);
-		}
+		if (words[i][0] != '\0' &&
+		    !mg_catalogue_parse_prefix_option(parser, entry, words[i], &era_given, error))
+			return FALSE;
 	}
 
 	/* Registered blocks never carry the group or the local bit; a row that

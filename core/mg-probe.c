@@ -252,11 +252,10 @@ mg_evidence_add(GString *s, const char *part)
 	g_string_append(s, part);
 }
 
-MgVerdict
-mg_probe_tally_verdict(
-    const MgProbeTally *tally, MgProbeKinds enabled, guint n_ipv4, guint window_ms, char **evidence)
+/* What says another station uses the address; TRUE if anything does. */
+static gboolean
+mg_probe_conflict_evidence(GString *s, const MgProbeTally *tally, MgProbeKinds enabled)
 {
-	g_autoptr(GString) s = g_string_new(NULL);
 	gboolean conflict = FALSE;
 
 	if ((enabled & MG_PROBE_PASSIVE) && tally->same_source > 0) {
@@ -311,16 +310,13 @@ mg_probe_tally_verdict(
 		mg_evidence_add(s, part);
 		conflict = TRUE;
 	}
-	if (!conflict) {
-		g_autofree char *probes = mg_probe_kinds_to_string(enabled);
-		g_autofree char *part =
-		    g_strdup_printf(_("nothing else used this address in %u ms (probes %s, %u IPv4 "
-				      "address(es))"),
-				    window_ms,
-				    probes,
-				    n_ipv4);
-		mg_evidence_add(s, part);
-	}
+	return conflict;
+}
+
+/* What is worth saying though it is no MAC conflict. */
+static void
+mg_probe_notes(GString *s, const MgProbeTally *tally, MgProbeKinds enabled)
+{
 	/* Worth saying, though a new MAC address does not cure them. */
 	if ((enabled & MG_PROBE_ARP) && tally->arp_ip_in_use > 0)
 		mg_evidence_add(s,
@@ -336,6 +332,27 @@ mg_probe_tally_verdict(
 		    tally->frames_read);
 		mg_evidence_add(s, part);
 	}
+}
+
+MgVerdict
+mg_probe_tally_verdict(
+    const MgProbeTally *tally, MgProbeKinds enabled, guint n_ipv4, guint window_ms, char **evidence)
+{
+	g_autoptr(GString) s = g_string_new(NULL);
+	gboolean conflict;
+
+	conflict = mg_probe_conflict_evidence(s, tally, enabled);
+	if (!conflict) {
+		g_autofree char *probes = mg_probe_kinds_to_string(enabled);
+		g_autofree char *part =
+		    g_strdup_printf(_("nothing else used this address in %u ms (probes %s, %u IPv4 "
+				      "address(es))"),
+				    window_ms,
+				    probes,
+				    n_ipv4);
+		mg_evidence_add(s, part);
+	}
+	mg_probe_notes(s, tally, enabled);
 	*evidence = mg_evidence_sanitize(s->str);
 	return conflict ? MG_VERDICT_CONFLICT : MG_VERDICT_CLEAN;
 }
