@@ -60,54 +60,24 @@ years(double p_day, double times)
 	return -expm1(times * log1p(-p_day));
 }
 
-int
-main(int argc, char **argv)
+/* What the seeded draws measured. */
+typedef struct {
+	guint64 pairs;            /* pairs of draws that gave one address */
+	guint64 same_vendor_next; /* draws from the vendor of the draw before */
+	double kl;                /* KL(drawn vendor shares || catalogue weights) */
+	guint vendors;            /* vendors drawn at least once */
+} MgFleetDraws;
+
+static void
+mg_fleet_draw(MgGenerator *gen, MgRandom *rng, gint64 draws, MgFleetDraws *out)
 {
-	gint64 machines = 10000000;
-	gint64 draws = 10000000;
-	gint64 seed = 20261203;
-	g_autofree char *tsv = NULL;
-	const GOptionEntry entries[] = {
-		{ "machines", 0, 0, G_OPTION_ARG_INT64, &machines, "fleet size", "N" },
-		{ "draws", 0, 0, G_OPTION_ARG_INT64, &draws, "seeded draws measuring q", "D" },
-		{ "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "seed of the draws", "S" },
-		{ "tsv",
-		  0,
-		  0,
-		  G_OPTION_ARG_FILENAME,
-		  &tsv,
-		  "write the curve for the plot",
-		  "FILE" },
-		{ NULL },
-	};
-	static const int lans[] = { 2, 10, 50, 100, 250, 500, 1000 };
-	g_autoptr(GOptionContext) ctx = g_option_context_new(NULL);
-	g_autoptr(GError) error = NULL;
-	g_autoptr(MgCatalogue) cat = NULL;
-	g_autoptr(MgGenerator) gen = NULL;
-	g_autoptr(MgRandom) rng = NULL;
 	g_autoptr(GHashTable) vendor_counts = g_hash_table_new(NULL, NULL);
-	guint64 *macs;
-	guint64 pairs = 0, same_vendor_next = 0;
+	guint64 *macs = g_new(guint64, draws);
 	const MgVendor *last = NULL;
-	double q_exact, q_drawn, q_nm, kl = 0.0, same_vendor;
-	gint64 start;
+	GHashTableIter iter;
+	gpointer k, v;
 
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	if (!g_option_context_parse(ctx, &argc, &argv, &error) || machines < 2 || draws < 2) {
-		fprintf(stderr, "fleet: %s\n", error != NULL ? error->message : "bad sizes");
-		return 2;
-	}
-	cat = mg_catalogue_new_builtin(&error);
-	gen = cat != NULL ? mg_generator_new(cat, MG_DEVICE_CLASS_WIFI, NULL, &error) : NULL;
-	if (gen == NULL) {
-		fprintf(stderr, "fleet: %s\n", error->message);
-		return 1;
-	}
-	rng = mg_random_new_seeded((guint64)seed);
-	macs = g_new(guint64, draws);
-
-	start = g_get_monotonic_time();
+	memset(out, 0, sizeof(*out));
 	for (gint64 i = 0; i < draws; i++) {
 		const MgCatalogueEntry *e;
 		MgMac mac;
@@ -118,47 +88,38 @@ main(int argc, char **argv)
 		g_hash_table_insert(
 		    vendor_counts, (gpointer)e->vendor, GSIZE_TO_POINTER(GPOINTER_TO_SIZE(n) + 1));
 		/* the draws in a row are one machine's successive addresses */
-		same_vendor_next += e->vendor == last;
+		out->same_vendor_next += e->vendor == last;
 		last = e->vendor;
 	}
 	qsort(macs, (size_t)draws, sizeof(guint64), cmp_u64);
 	for (gint64 i = 0, j; i < draws; i = j) {
 		for (j = i + 1; j < draws && macs[j] == macs[i]; j++)
 			;
-		pairs += (guint64)(j - i) * (guint64)(j - i - 1) / 2;
+		out->pairs += (guint64)(j - i) * (guint64)(j - i - 1) / 2;
 	}
 	g_free(macs);
-	{
-		GHashTableIter iter;
-		gpointer k, v;
-		g_hash_table_iter_init(&iter, vendor_counts);
-		while (g_hash_table_iter_next(&iter, &k, &v)) {
-			double phat = (double)GPOINTER_TO_SIZE(v) / (double)draws;
-			double p = mg_generator_vendor_share(gen, k);
-			kl += phat * log(phat / p);
-		}
+	g_hash_table_iter_init(&iter, vendor_counts);
+	while (g_hash_table_iter_next(&iter, &k, &v)) {
+		double phat = (double)GPOINTER_TO_SIZE(v) / (double)draws;
+		out->kl += phat * log(phat / mg_generator_vendor_share(gen, k));
 	}
-	q_exact = mg_generator_same_address(gen);
-	q_drawn = (double)pairs / ((double)draws * (double)(draws - 1) / 2);
-	q_nm = ldexp(1.0, -NM_RANDOM_BITS);
-	same_vendor = mg_generator_same_vendor(gen);
+	out->vendors = g_hash_table_size(vendor_counts);
+}
 
-	printf("fleet simulation: %" G_GINT64_FORMAT " machines, daily rotation for %d days; "
-	       "Wi-Fi class\n",
-	       machines,
-	       DAYS);
-	fflush(stdout);
-	mg_bench_print_info();
-	printf("%" G_GINT64_FORMAT " seeded draws in %.1f s\n\n",
-	       draws,
-	       (double)(g_get_monotonic_time() - start) / 1e6);
+static void
+mg_fleet_print_draws(MgGenerator *gen, const MgFleetDraws *d, gint64 draws)
+{
+	double q_exact = mg_generator_same_address(gen);
+	double q_drawn = (double)d->pairs / ((double)draws * (double)(draws - 1) / 2);
+	double q_nm = ldexp(1.0, -NM_RANDOM_BITS);
+
 	printf("q = P(two draws give one address)\n");
 	printf("  macguise, exact from the catalogue   %.4g  (as many equally likely addresses: "
 	       "%.3g)\n",
 	       q_exact,
 	       1 / q_exact);
 	printf("  macguise, measured (%" G_GUINT64_FORMAT " colliding pairs)  %.4g  (ratio %.3f)\n",
-	       pairs,
+	       d->pairs,
 	       q_drawn,
 	       q_drawn / q_exact);
 	printf("  NetworkManager random, 2^-%d        %.4g  (%.3g addresses)\n",
@@ -169,12 +130,19 @@ main(int argc, char **argv)
 
 	printf("vendor distribution: KL(drawn || catalogue weights) = %.3g nats "
 	       "(sampling noise alone: about %.3g)\n",
-	       kl,
-	       (double)(g_hash_table_size(vendor_counts) - 1) / (2.0 * (double)draws));
+	       d->kl,
+	       (double)(d->vendors - 1) / (2.0 * (double)draws));
 	printf("next address of one machine from the same vendor: %.4f measured, %.4f population "
 	       "rate (sum of squared shares)\n\n",
-	       (double)same_vendor_next / (double)(draws - 1),
-	       same_vendor);
+	       (double)d->same_vendor_next / (double)(draws - 1),
+	       mg_generator_same_vendor(gen));
+}
+
+static void
+mg_fleet_print_collisions(double q_exact, gint64 machines)
+{
+	static const int lans[] = { 2, 10, 50, 100, 250, 500, 1000 };
+	double q_nm = ldexp(1.0, -NM_RANDOM_BITS);
 
 	printf("P(a collision): on one LAN in a day and in a year; anywhere in the fleet in a "
 	       "year, unchecked,\nchecked (every station answers), checked with 1%% of stations "
@@ -201,25 +169,88 @@ main(int argc, char **argv)
 		       years(years(lan_day(q_nm, k), DAYS), nlans));
 	}
 	printf("(all-zeros: 1 on any LAN with two boxes)\n");
+}
 
-	if (tsv != NULL) {
-		FILE *f = fopen(tsv, "w");
-		if (f == NULL) {
-			perror(tsv);
-			return 1;
-		}
-		fprintf(f, "k\tmacguise\tchecked\tasleep\tnm_random\tall_zeros\n");
-		for (int k = 2; k <= 1000; k = k < 10 ? k + 1 : (int)ceil(k * 1.1)) {
-			double p1 = lan_day(q_exact, k);
-			fprintf(f,
-				"%d\t%.6g\t%.6g\t%.6g\t%.6g\t1\n",
-				k,
-				years(p1, DAYS),
-				years(p1 * (k - 1) * q_exact, DAYS),
-				years(ASLEEP * p1, DAYS),
-				years(lan_day(q_nm, k), DAYS));
-		}
-		fclose(f);
+static gboolean
+mg_fleet_write_tsv(const char *path, double q_exact)
+{
+	double q_nm = ldexp(1.0, -NM_RANDOM_BITS);
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL) {
+		perror(path);
+		return FALSE;
 	}
+	fprintf(f, "k\tmacguise\tchecked\tasleep\tnm_random\tall_zeros\n");
+	for (int k = 2; k <= 1000; k = k < 10 ? k + 1 : (int)ceil(k * 1.1)) {
+		double p1 = lan_day(q_exact, k);
+		fprintf(f,
+			"%d\t%.6g\t%.6g\t%.6g\t%.6g\t1\n",
+			k,
+			years(p1, DAYS),
+			years(p1 * (k - 1) * q_exact, DAYS),
+			years(ASLEEP * p1, DAYS),
+			years(lan_day(q_nm, k), DAYS));
+	}
+	fclose(f);
+	return TRUE;
+}
+
+int
+main(int argc, char **argv)
+{
+	gint64 machines = 10000000;
+	gint64 draws = 10000000;
+	gint64 seed = 20261203;
+	g_autofree char *tsv = NULL;
+	const GOptionEntry entries[] = {
+		{ "machines", 0, 0, G_OPTION_ARG_INT64, &machines, "fleet size", "N" },
+		{ "draws", 0, 0, G_OPTION_ARG_INT64, &draws, "seeded draws measuring q", "D" },
+		{ "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "seed of the draws", "S" },
+		{ "tsv",
+		  0,
+		  0,
+		  G_OPTION_ARG_FILENAME,
+		  &tsv,
+		  "write the curve for the plot",
+		  "FILE" },
+		{ NULL },
+	};
+	g_autoptr(GOptionContext) ctx = g_option_context_new(NULL);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(MgCatalogue) cat = NULL;
+	g_autoptr(MgGenerator) gen = NULL;
+	g_autoptr(MgRandom) rng = NULL;
+	MgFleetDraws measured;
+	gint64 start;
+
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	if (!g_option_context_parse(ctx, &argc, &argv, &error) || machines < 2 || draws < 2) {
+		fprintf(stderr, "fleet: %s\n", error != NULL ? error->message : "bad sizes");
+		return 2;
+	}
+	cat = mg_catalogue_new_builtin(&error);
+	gen = cat != NULL ? mg_generator_new(cat, MG_DEVICE_CLASS_WIFI, NULL, &error) : NULL;
+	if (gen == NULL) {
+		fprintf(stderr, "fleet: %s\n", error->message);
+		return 1;
+	}
+	rng = mg_random_new_seeded((guint64)seed);
+	start = g_get_monotonic_time();
+	mg_fleet_draw(gen, rng, draws, &measured);
+
+	printf("fleet simulation: %" G_GINT64_FORMAT " machines, daily rotation for %d days; "
+	       "Wi-Fi class\n",
+	       machines,
+	       DAYS);
+	fflush(stdout);
+	mg_bench_print_info();
+	printf("%" G_GINT64_FORMAT " seeded draws in %.1f s\n\n",
+	       draws,
+	       (double)(g_get_monotonic_time() - start) / 1e6);
+	mg_fleet_print_draws(gen, &measured, draws);
+	mg_fleet_print_collisions(mg_generator_same_address(gen), machines);
+	if (tsv != NULL && !mg_fleet_write_tsv(tsv, mg_generator_same_address(gen)))
+		return 1;
 	return 0;
 }
