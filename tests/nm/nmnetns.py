@@ -95,6 +95,13 @@ managed=1
 """
 
 
+def catalogue_lookup(cli, mac):
+    """What `macguise lookup` says of @mac: its vendor, classes, whether the
+    catalogue holds its block."""
+    p = subprocess.run([cli, "lookup", "--json", mac], capture_output=True, text=True, check=True)
+    return json.loads(p.stdout)[0]
+
+
 def strict_bus_conf(bus):
     """A bus that enforces what a real system bus does: the default policy
     of Debian's system.conf (no name owned, no method called unless a
@@ -487,6 +494,19 @@ class NmNetns:
                         status[key] = int(value)
                 return status
         return None
+
+    def macguised_caught_up(self):
+        """Returns once macguised has carried out everything it decided
+        before this call: a new profile added now is decided after those
+        events, and its write is sent after theirs, so once NetworkManager
+        shows its address, every write decided earlier has reached
+        NetworkManager too. What a test asserts did not happen has then
+        had its chance to happen."""
+        self._caught_up = getattr(self, "_caught_up", 0) + 1
+        name = f"caught-up-{self._caught_up}"
+        self.add_ethernet(name)
+        self.wait_cloned(name, timeout=30)
+        self.nmcli("connection", "delete", name)
 
     def add_ethernet(self, name, *settings):
         self.nmcli("connection", "add", "type", "ethernet", "ifname", "veth0", "con-name", name,

@@ -8,7 +8,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
@@ -153,7 +152,7 @@ def rotate_with_and_without_now():
     NM.nmcli("connection", "up", "e1")
     p = cli("rotate", "e1")
     assert p.returncode == 0 and "e1: pending: a new address when it next goes down" in p.stdout, p.stdout
-    time.sleep(1.0)
+    NM.macguised_caught_up()
     assert NM.cloned("e1") == up and NM.link_mac() == up
     assert cli_json("status", "e1")["profiles"][0]["next_rotation"]["when"] == "deactivation"
     p = cli("rotate", "e1", "--now")

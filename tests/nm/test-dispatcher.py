@@ -19,7 +19,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 import mgtap  # noqa: E402
-from nmnetns import NmNetns  # noqa: E402
+from nmnetns import NmNetns, catalogue_lookup  # noqa: E402
 
 MACGUISED, HOOK, CLI = sys.argv[1], sys.argv[2], sys.argv[3]
 PEER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "peer.py")
@@ -134,11 +134,6 @@ def history_has(mac):
     return d in digests
 
 
-def lookup(mac):
-    p = subprocess.run([CLI, "lookup", "--json", mac], capture_output=True, text=True, check=True)
-    return json.loads(p.stdout)[0]
-
-
 def recovered(name, burned, timeout=10):
     """Waits for @name to come up with a new, clean address after @burned
     conflicted; returns the new address."""
@@ -199,7 +194,7 @@ def clean_link_no_reactivation_and_hook_time_within_the_window():
     seen, runs = len(captured()), hook_runs()
     ms = up("e1")
     NM.wait_for("a clean verdict", lambda: status("e1").get("verdict") == "clean")
-    time.sleep(1.5)  # time for a re-activation, if one were coming
+    NM.macguised_caught_up()  # a new address for a re-activation would be written by now
     after = status("e1")
     assert hook_runs() == runs + 1, "one activation, one check"
     assert after["generation"] == before["generation"] and after["address"] == mac
@@ -274,7 +269,7 @@ def conflict_is_detected_and_recovered_with_a_new_plausible_address():
     s = status("e1")
     assert new != old and MAC_RE.match(new)
     assert int(new[:2], 16) & 3 == 0, f"{new}: not globally administered unicast"
-    info = lookup(new)
+    info = catalogue_lookup(CLI, new)
     assert info["in_catalogue"] and "ethernet" in info["classes"], info
     assert s["generation"] == before["generation"] + 1, s
     assert s["conflicts"] == before["conflicts"] + 1, s
@@ -331,7 +326,7 @@ def ipv6_probe_alone_finds_our_eui64_link_local_in_use():
     configure("[global]\nprobes=passive;arp\n")
     up("e1")
     NM.wait_for("a verdict", lambda: status("e1").get("checked-at", 0) > 0 and NM.cloned("e1") == mac)
-    time.sleep(0.5)
+    NM.macguised_caught_up()
     assert status("e1")["verdict"] == "clean" and NM.cloned("e1") == mac, status("e1")
     down("e1")
     probe_alone("ipv6", lambda m: None, "ipv6:")
@@ -353,7 +348,7 @@ def lan_answering_every_address_stops_recovery_after_max_attempts():
         up_into_a_conflict("e1")
         NM.wait_for("recovery to give up", lambda: status("e1").get("recovery-failed") is True,
                     timeout=20)
-        time.sleep(2.0)  # no loop: nothing more happens
+        NM.macguised_caught_up()  # no loop: no further address is written
         s = status("e1")
         assert s["recovery-attempts"] == 3, s
         assert s["generation"] == before["generation"] + 3, (before, s)

@@ -21,7 +21,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 import mgtap  # noqa: E402
-from nmnetns import NmNetns  # noqa: E402
+from nmnetns import NmNetns, catalogue_lookup  # noqa: E402
 
 MACGUISED, HOOK, CLI = sys.argv[1], sys.argv[2], sys.argv[3]
 KILLS = int(os.environ.get("MG_FAULT_KILLS", "100"))
@@ -74,11 +74,6 @@ def cli_status():
     return json.loads(p.stdout)
 
 
-def lookup(mac):
-    p = subprocess.run([CLI, "lookup", "--json", mac], capture_output=True, text=True, check=True)
-    return json.loads(p.stdout)[0]
-
-
 @mgtap.test
 def sigkill_at_random_points_during_rotations():
     rng = random.Random(SEED)
@@ -129,7 +124,7 @@ def sigkill_at_random_points_during_rotations():
 
     NM.wait_for("macguised's state to agree with NetworkManager", agreed, timeout=30)
     for mac in list(owner)[:20]:
-        assert lookup(mac)["in_catalogue"], mac
+        assert catalogue_lookup(CLI, mac)["in_catalogue"], mac
     print(f"# {rotations} rotations reached NetworkManager across {KILLS} kills; "
           f"{len(owner)} addresses, each handed out once")
     assert rotations >= KILLS // 4, "the kills came too early to test anything"

@@ -9,15 +9,13 @@ address macguise chose — with macguised running, and with only the
 NetworkManager defaults its boot step writes. Also: every activation counts
 (`up` on an active profile), and a profile whose address is reverted
 behind macguised's back comes up again with its own."""
-import json
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 import mgtap  # noqa: E402
-from nmnetns import NmNetns  # noqa: E402
+from nmnetns import NmNetns, catalogue_lookup  # noqa: E402
 
 MACGUISED, CLI = sys.argv[1:3]
 # Burnt-in addresses of the test's cards: real Intel and Realtek blocks, as
@@ -25,15 +23,10 @@ MACGUISED, CLI = sys.argv[1:3]
 BURNT_IN = ["00:1b:21:3a:4c:01", "00:e0:4c:68:00:02", "00:1b:21:3a:4c:03", "00:e0:4c:68:00:04"]
 
 
-def lookup(mac):
-    p = subprocess.run([CLI, "lookup", "--json", mac], capture_output=True, text=True, check=True)
-    return json.loads(p.stdout)[0]
-
-
 def assert_plausible(mac, burnt_in):
     assert mac != burnt_in, f"{mac}: the card's own address"
     assert int(mac[:2], 16) & 3 == 0, f"{mac}: not globally administered unicast"
-    info = lookup(mac)
+    info = catalogue_lookup(CLI, mac)
     assert info["in_catalogue"] and "ethernet" in info["classes"], info
 
 

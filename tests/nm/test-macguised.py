@@ -15,7 +15,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 import mgtap  # noqa: E402
-from nmnetns import NmNetns  # noqa: E402
+from nmnetns import NmNetns, catalogue_lookup  # noqa: E402
 
 MACGUISED, CLI, NEIGHBOURS_DUMP, STATIONS_DUMP = sys.argv[1:5]
 MAC_RE = re.compile(r"^[0-9a-f]{2}(:[0-9a-f]{2}){5}$")
@@ -44,11 +44,6 @@ def wait_cloned(name, setting="802-3-ethernet", other_than=None, timeout=15):
     return box["mac"]
 
 
-def lookup(mac):
-    p = subprocess.run([CLI, "lookup", "--json", mac], capture_output=True, text=True, check=True)
-    return json.loads(p.stdout)[0]
-
-
 def state_text():
     with open(os.path.join(NM.dir, "state", "state"), encoding="utf-8") as f:
         return f.read()
@@ -71,7 +66,7 @@ def new_ethernet_profile_gets_a_plausible_address_and_uses_it():
     NM.add_ethernet("e1")
     mac = wait_cloned("e1")
     assert int(mac[:2], 16) & 3 == 0, f"{mac}: not globally administered unicast"
-    info = lookup(mac)
+    info = catalogue_lookup(CLI, mac)
     assert info["in_catalogue"] and "ethernet" in info["classes"], info
     NM.nmcli("connection", "up", "e1")
     assert NM.link_mac() == mac, (NM.link_mac(), mac)
@@ -106,7 +101,7 @@ def wifi_profile_gets_a_wifi_class_address():
     NM.nmcli("connection", "add", "type", "wifi", "ifname", "wlan0", "con-name", "w1",
              "ssid", "macguise-test", "connection.autoconnect", "no")
     mac = wait_cloned("w1", "802-11-wireless")
-    assert "wifi" in lookup(mac)["classes"], lookup(mac)
+    assert "wifi" in catalogue_lookup(CLI, mac)["classes"], catalogue_lookup(CLI, mac)
 
 
 @mgtap.test
@@ -127,14 +122,14 @@ def rotate_activation_gives_every_activation_a_fresh_address():
         stable_ids.add(sid)
     assert len(set(on_link)) == 20, on_link
     assert len(stable_ids) == 20, stable_ids
-    assert all(lookup(m)["in_catalogue"] for m in on_link)
+    assert all(catalogue_lookup(CLI, m)["in_catalogue"] for m in on_link)
 
 
 @mgtap.test
 def hand_set_address_is_left_alone_and_marked_user_owned():
     NM.nmcli("connection", "modify", "e2", "802-3-ethernet.cloned-mac-address", "00:11:22:33:44:55")
     NM.wait_for("user-owned in the state", lambda: "user-owned=true" in state_text())
-    time.sleep(1.0)
+    NM.macguised_caught_up()
     assert cloned("e2") == "00:11:22:33:44:55"
 
 
@@ -157,7 +152,7 @@ def clearing_the_setting_hands_the_profile_back():
                 and state_text().count("user-owned=true") == 2)
     NM.nmcli("connection", "modify", "e5", "802-3-ethernet.cloned-mac-address", "")
     mac = wait_cloned("e5")
-    assert lookup(mac)["in_catalogue"]
+    assert catalogue_lookup(CLI, mac)["in_catalogue"]
     assert state_text().count("user-owned=true") == 1  # only e2 now
 
 
@@ -165,7 +160,7 @@ def clearing_the_setting_hands_the_profile_back():
 def macguised_restart_rotates_nothing():
     before = {n: cloned(n) for n in ("e1", "act")}
     restart_macguised()
-    time.sleep(1.0)
+    NM.macguised_caught_up()
     assert {n: cloned(n) for n in before} == before
 
 
@@ -204,7 +199,7 @@ def due_rotation_waits_for_an_active_profile_to_go_down():
     make_due([uuid_of("e1"), uuid_of("e4")])
     NM.start_macguised(MACGUISED)
     wait_cloned("e1", other_than=e1)  # down: rewritten at once
-    time.sleep(1.0)
+    NM.macguised_caught_up()
     assert cloned("e4") == e4 and NM.link_mac() == e4  # up: untouched
     NM.nmcli("connection", "down", "e4")
     new = wait_cloned("e4", other_than=e4)  # at its deactivation
@@ -259,7 +254,7 @@ def boot_step_rewrites_due_profiles_before_networkmanager_starts():
     assert NM.link_mac() == new
     NM.nmcli("connection", "down", "e1")
     restart_macguised(running=False)
-    time.sleep(1.0)
+    NM.macguised_caught_up()
     assert cloned("e1") == new  # the service agrees: no second rotation
 
 
@@ -329,7 +324,7 @@ def dbus_rotate_inactive_now_and_active_at_deactivation_or_now():
     NM.nmcli("connection", "up", "e3")
     e3 = cloned("e3")
     assert rotate(uuid_of("e3"), False) == {uuid_of("e3"): ("pending", "active")}
-    time.sleep(1.0)
+    NM.macguised_caught_up()
     assert cloned("e3") == e3 and NM.link_mac() == e3  # waits for the deactivation
     assert "'pending': <true>" in dbus("GetStatus").stdout
     # --now: rewritten and re-activated, the new address on the link.
@@ -394,7 +389,7 @@ def dbus_unprivileged_caller_may_read_but_not_change():
                  ("GetLinkCheck", uuid_of("e1"))):
         p = dbus(*args, user=65534)
         assert p.returncode != 0 and "AccessDenied" in p.stderr, (args, p.stderr)
-    time.sleep(0.5)
+    NM.macguised_caught_up()
     assert cloned("e1") == e1
 
 
@@ -404,13 +399,13 @@ def keep_vendor_rotates_within_one_vendor_block():
     # first (plausible) address, and every rotation stays in it.
     add_keyfile("kv", "6a0c1f7e-3b2d-4c9a-8e5f-0123456789ab", "[user]\nmacguise.mode=keep-vendor\n")
     first = wait_cloned("kv")
-    block = lookup(first)["oui"]
+    block = catalogue_lookup(CLI, first)["oui"]
     seen = {first}
     for _ in range(4):
         cur = cloned("kv")
         assert rotate("kv", False)[uuid_of("kv")][0] == "rotated"
         new = wait_cloned("kv", other_than=cur)
-        assert new.startswith(block) and lookup(new)["oui"] == block, (new, block)
+        assert new.startswith(block) and catalogue_lookup(CLI, new)["oui"] == block, (new, block)
         seen.add(new)
     assert len(seen) == 5
     NM.nmcli("connection", "delete", "kv")
@@ -447,7 +442,7 @@ def hotspot_profile_gets_a_router_class_address_and_rotates_while_down():
     seen = set()
     mac = wait_cloned("hs", "802-11-wireless")
     for _ in range(6):
-        info = lookup(mac)
+        info = catalogue_lookup(CLI, mac)
         assert "ap" in info["classes"] and info["vendor"] in AP_VENDORS, info
         assert int(mac[:2], 16) & 3 == 0, mac
         seen.add(info["vendor"])
