@@ -5,6 +5,8 @@
 
 #include "mg-reconcile.h"
 
+#include "mg-words.h"
+
 #include <string.h>
 
 static const char *const mg_action_flag_names[] = {
@@ -27,23 +29,11 @@ static const char *const mg_link_address_names[] = {
 	[MG_LINK_FOREIGN] = "foreign",
 };
 
-static gboolean
-mg_name_lookup(const char *const *names, guint n, const char *text, guint *out)
-{
-	for (guint i = 0; i < n; i++) {
-		if (g_strcmp0(text, names[i]) == 0) {
-			*out = i;
-			return TRUE;
-		}
-	}
-	return FALSE;
-}
-
 gboolean
 mg_profile_address_parse(const char *text, MgProfileAddress *address)
 {
 	guint i;
-	if (!mg_name_lookup(
+	if (!mg_word_index(
 		mg_profile_address_names, G_N_ELEMENTS(mg_profile_address_names), text, &i))
 		return FALSE;
 	*address = (MgProfileAddress)i;
@@ -54,7 +44,7 @@ gboolean
 mg_link_address_parse(const char *text, MgLinkAddress *link)
 {
 	guint i;
-	if (!mg_name_lookup(mg_link_address_names, G_N_ELEMENTS(mg_link_address_names), text, &i))
+	if (!mg_word_index(mg_link_address_names, G_N_ELEMENTS(mg_link_address_names), text, &i))
 		return FALSE;
 	*link = (MgLinkAddress)i;
 	return TRUE;
@@ -82,7 +72,7 @@ mg_reconcile_actions_parse(const char *text, guint *actions)
 		g_strstrip(words[i]);
 		if (words[i][0] == '\0')
 			continue;
-		if (!mg_name_lookup(
+		if (!mg_word_index(
 			mg_action_flag_names, G_N_ELEMENTS(mg_action_flag_names), words[i], &bit))
 			return FALSE;
 		*actions |= 1u << bit;

@@ -3,6 +3,8 @@
 
 #include "mg-rotation.h"
 
+#include "mg-words.h"
+
 static const char *const mg_rotation_outcome_names[] = {
 	[MG_ROTATION_ROTATED] = "rotated",
 	[MG_ROTATION_PENDING] = "pending",
@@ -49,11 +51,11 @@ mg_rotation_outcome_to_string(MgRotationOutcome outcome)
 gboolean
 mg_rotation_outcome_parse(const char *text, MgRotationOutcome *outcome)
 {
-	for (guint i = 0; i < G_N_ELEMENTS(mg_rotation_outcome_names); i++) {
-		if (g_strcmp0(text, mg_rotation_outcome_names[i]) == 0) {
-			*outcome = (MgRotationOutcome)i;
-			return TRUE;
-		}
-	}
-	return FALSE;
+	guint i;
+
+	if (!mg_word_index(
+		mg_rotation_outcome_names, G_N_ELEMENTS(mg_rotation_outcome_names), text, &i))
+		return FALSE;
+	*outcome = (MgRotationOutcome)i;
+	return TRUE;
 }

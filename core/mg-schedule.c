@@ -5,6 +5,8 @@
 
 #include "mg-schedule.h"
 
+#include "mg-words.h"
+
 static const char *const mg_event_names[] = {
 	[MG_EVENT_SEEN] = "seen",
 	[MG_EVENT_ACTIVATED] = "activated",
@@ -25,25 +27,23 @@ static const char *const mg_action_names[] = {
 gboolean
 mg_event_parse(const char *text, MgEvent *event)
 {
-	for (guint i = 0; i < G_N_ELEMENTS(mg_event_names); i++) {
-		if (g_strcmp0(text, mg_event_names[i]) == 0) {
-			*event = (MgEvent)i;
-			return TRUE;
-		}
-	}
-	return FALSE;
+	guint i;
+
+	if (!mg_word_index(mg_event_names, G_N_ELEMENTS(mg_event_names), text, &i))
+		return FALSE;
+	*event = (MgEvent)i;
+	return TRUE;
 }
 
 gboolean
 mg_action_parse(const char *text, MgAction *action)
 {
-	for (guint i = 0; i < G_N_ELEMENTS(mg_action_names); i++) {
-		if (g_strcmp0(text, mg_action_names[i]) == 0) {
-			*action = (MgAction)i;
-			return TRUE;
-		}
-	}
-	return FALSE;
+	guint i;
+
+	if (!mg_word_index(mg_action_names, G_N_ELEMENTS(mg_action_names), text, &i))
+		return FALSE;
+	*action = (MgAction)i;
+	return TRUE;
 }
 
 const char *

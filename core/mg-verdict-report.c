@@ -3,6 +3,8 @@
 
 #include "mg-verdict-report.h"
 
+#include "mg-words.h"
+
 static const char *const mg_report_outcome_names[] = {
 	[MG_REPORT_RECORDED] = "recorded",
 	[MG_REPORT_STALE] = "stale",
@@ -46,11 +48,11 @@ mg_report_outcome_to_string(MgReportOutcome outcome)
 gboolean
 mg_report_outcome_parse(const char *text, MgReportOutcome *outcome)
 {
-	for (guint i = 0; i < G_N_ELEMENTS(mg_report_outcome_names); i++) {
-		if (g_strcmp0(text, mg_report_outcome_names[i]) == 0) {
-			*outcome = (MgReportOutcome)i;
-			return TRUE;
-		}
-	}
-	return FALSE;
+	guint i;
+
+	if (!mg_word_index(
+		mg_report_outcome_names, G_N_ELEMENTS(mg_report_outcome_names), text, &i))
+		return FALSE;
+	*outcome = (MgReportOutcome)i;
+	return TRUE;
 }
