@@ -12,6 +12,10 @@ G_BEGIN_DECLS
 
 /* NetworkManager's configuration has Wi-Fi scans use the card's own address. */
 gboolean mg_scan_randomization_off(void);
+/* What NetworkManager's own configuration gives away, for every profile:
+ * its log level, and (@wifi: there are Wi-Fi profiles) Wi-Fi scans with
+ * the card's own address. MgFindings. */
+GPtrArray *mg_audit_global(NMClient *client, gboolean wifi);
 /* The profile's findings (MgFinding) under the policy in effect. */
 GPtrArray *mg_audit_connection(MgCliState *st, NMConnection *c);
 JsonObject *mg_finding_json(const MgFinding *f);

@@ -17,8 +17,6 @@
 #include "mg-profile-lock.h"
 #include "mg-profile-status.h"
 
-#define MG_CLI_CALL_TIMEOUT_MS 10000
-
 NMClient *
 mg_cli_nm_client(GError **error)
 {

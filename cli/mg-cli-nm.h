@@ -17,6 +17,9 @@ G_BEGIN_DECLS
 #define MG_CLI_LOCK_WAIT_S 60
 gboolean mg_cli_lock_profiles(GError **error);
 
+/* How long the command waits for an answer over D-Bus. */
+#define MG_CLI_CALL_TIMEOUT_MS 10000
+
 /* NetworkManager, or an error saying it is not running. */
 NMClient *mg_cli_nm_client(GError **error);
 /* A profile by UUID, id or keyfile name (path or base name, with or without

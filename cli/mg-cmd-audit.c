@@ -82,6 +82,45 @@ mg_scan_randomization_off(void)
 	return off;
 }
 
+/* NetworkManager's log level as it runs now (it can be changed at run
+ * time), or NULL when it does not say. */
+static char *
+mg_nm_logging_level(NMClient *client)
+{
+	g_autoptr(GVariant) reply = NULL;
+	const char *level = NULL;
+
+	reply = g_dbus_connection_call_sync(nm_client_get_dbus_connection(client),
+					    NM_DBUS_SERVICE,
+					    NM_DBUS_PATH,
+					    NM_DBUS_INTERFACE,
+					    "GetLogging",
+					    NULL,
+					    G_VARIANT_TYPE("(ss)"),
+					    G_DBUS_CALL_FLAGS_NONE,
+					    MG_CLI_CALL_TIMEOUT_MS,
+					    NULL,
+					    NULL);
+	if (reply == NULL)
+		return NULL;
+	g_variant_get(reply, "(&s&s)", &level, NULL);
+	return g_strdup(level);
+}
+
+GPtrArray *
+mg_audit_global(NMClient *client, gboolean wifi)
+{
+	GPtrArray *out = g_ptr_array_new_with_free_func((GDestroyNotify)mg_finding_free);
+	g_autofree char *level = mg_nm_logging_level(client);
+	MgFinding *logging = mg_audit_nm_logging(level);
+
+	if (wifi && mg_scan_randomization_off())
+		g_ptr_array_add(out, mg_audit_scan_randomization());
+	if (logging != NULL)
+		g_ptr_array_add(out, logging);
+	return out;
+}
+
 /* Anyone in range can join: no security, or Enhanced Open (OWE), which
  * encrypts but lets every station in. */
 static gboolean
@@ -203,6 +242,7 @@ mg_cmd_audit(int argc, char **argv)
 	g_autoptr(JsonObject) root = json_object_new();
 	JsonArray *list = json_array_new();
 	JsonArray *global = json_array_new();
+	g_autoptr(GPtrArray) global_findings = NULL;
 	gboolean any_wifi = FALSE;
 	MgCliState st;
 
@@ -240,11 +280,13 @@ mg_cmd_audit(int argc, char **argv)
 				mg_finding_print(g_ptr_array_index(findings, j));
 		}
 	}
-	if (any_wifi && mg_scan_randomization_off()) {
-		g_autoptr(MgFinding) f = mg_audit_scan_randomization();
+	global_findings = mg_audit_global(client, any_wifi);
+	for (guint i = 0; i < global_findings->len; i++) {
+		const MgFinding *f = g_ptr_array_index(global_findings, i);
 		json_array_add_object_element(global, mg_finding_json(f));
 		if (!json) {
-			g_print("%s\n", _("NetworkManager (all Wi-Fi profiles)"));
+			if (i == 0)
+				g_print("%s\n", _("NetworkManager (every profile)"));
 			mg_finding_print(f);
 		}
 	}

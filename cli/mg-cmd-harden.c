@@ -173,6 +173,7 @@ mg_cmd_harden(int argc, char **argv)
 	JsonObject *o = json_object_new();
 	JsonArray *list = json_array_new();
 	JsonArray *global = json_array_new();
+	g_autoptr(GPtrArray) global_findings = NULL;
 	int status = MG_EXIT_OK;
 	MgCliState st;
 
@@ -196,8 +197,9 @@ mg_cmd_harden(int argc, char **argv)
 		if (!mg_harden_profile(&st, g_ptr_array_index(profiles, i), dry_run, json, list))
 			status = MG_EXIT_FAILURE;
 	}
-	if (mg_scan_randomization_off()) {
-		g_autoptr(MgFinding) f = mg_audit_scan_randomization();
+	global_findings = mg_audit_global(client, TRUE);
+	for (guint i = 0; i < global_findings->len; i++) {
+		const MgFinding *f = g_ptr_array_index(global_findings, i);
 		json_array_add_object_element(global, mg_finding_json(f));
 		if (!json)
 			g_print(

@@ -322,3 +322,33 @@ mg_audit_scan_randomization(void)
 			    "file in /etc/NetworkManager/conf.d/ and restart NetworkManager"));
 	return f;
 }
+
+MgFinding *
+mg_audit_nm_logging(const char *level)
+{
+	static const char *const quiet[] = { "WARN", "ERR", "OFF" };
+	MgFinding *f;
+
+	if (level == NULL)
+		return NULL;
+	for (guint i = 0; i < G_N_ELEMENTS(quiet); i++) {
+		if (g_ascii_strcasecmp(level, quiet[i]) == 0)
+			return NULL;
+	}
+	f = g_new0(MgFinding, 1);
+	f->id = "nm-logging-addresses";
+	f->severity = MG_SEVERITY_MEDIUM;
+	f->message = g_strdup_printf(
+	    _("NetworkManager logs at level %s, which names every MAC address it sets (and the "
+	      "card's own when it puts it back): the journal keeps every address macguise gave, "
+	      "in plain text, for as long as it keeps its logs"),
+	    level);
+	f->setting = "logging.level";
+	f->value = "WARN";
+	f->fix =
+	    g_strdup(_("set level=WARN in the [logging] section of a file in "
+		       "/etc/NetworkManager/conf.d/ (at once: nmcli general logging level WARN "
+		       "domains ALL); the addresses already in the journal stay until it is "
+		       "rotated away"));
+	return f;
+}

@@ -72,5 +72,9 @@ const char *mg_severity_to_string(MgSeverity severity);
 GPtrArray *mg_audit_profile(const MgAuditInput *input);
 /* The one global finding: Wi-Fi scans with the card's own address. */
 MgFinding *mg_audit_scan_randomization(void);
+/* NetworkManager's log @level (GetLogging's, "INFO" by default) names the
+ * addresses it sets; NULL when it is quiet enough (WARN and above), or
+ * @level is unknown (NULL). */
+MgFinding *mg_audit_nm_logging(const char *level);
 
 G_END_DECLS

@@ -233,6 +233,24 @@ test_audit_nomap_fits(void)
 	g_assert_cmpstr(f->value, ==, "Wohnzimmer-Zugangspunkt-\xc3\xa4_nomap");
 }
 
+static void
+test_audit_nm_logging(void)
+{
+	static const char *const loud[] = { "INFO", "DEBUG", "TRACE", "info" };
+	static const char *const quiet[] = { "WARN", "ERR", "OFF", "warn" };
+
+	for (guint i = 0; i < G_N_ELEMENTS(loud); i++) {
+		g_autoptr(MgFinding) f = mg_audit_nm_logging(loud[i]);
+		g_assert_nonnull(f);
+		g_assert_cmpstr(f->id, ==, "nm-logging-addresses");
+		g_assert_nonnull(strstr(f->fix, "level=WARN"));
+	}
+	for (guint i = 0; i < G_N_ELEMENTS(quiet); i++)
+		g_assert_null(mg_audit_nm_logging(quiet[i]));
+	/* NetworkManager did not say: nothing claimed. */
+	g_assert_null(mg_audit_nm_logging(NULL));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -243,5 +261,6 @@ main(int argc, char **argv)
 	g_test_add_func("/audit/each-leak", test_audit_each_leak);
 	g_test_add_func("/audit/only-what-applies", test_audit_only_what_applies);
 	g_test_add_func("/audit/fix-commands", test_audit_fix_commands);
+	g_test_add_func("/audit/nm-logging", test_audit_nm_logging);
 	return g_test_run();
 }

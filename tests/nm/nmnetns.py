@@ -263,7 +263,7 @@ class NmNetns:
         env = dict(self.env, MG_BUS=self.bus, MG_NM_LIB=self.nm_lib,
                    MG_UDEV_KEEP=os.path.join(d, "udev-keep"))
         self.spawn("nm", "unshare", "--mount", "--propagation", "private", "sh", "-c", NM_SH, "sh",
-                   "NetworkManager", "--no-daemon", f"--config={nm_conf}",
+                   "NetworkManager", "--debug", f"--config={nm_conf}",
                    f"--config-dir={d}/conf.d", f"--system-config-dir={d}/sysconf.d",
                    f"--intern-config={d}/intern.conf", f"--state-file={d}/nm.state",
                    f"--pid-file={d}/nm.pid", ns=self.ns, env=env)

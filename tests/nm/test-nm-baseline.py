@@ -41,6 +41,19 @@ def explicit_cloned_mac_is_on_the_link():
 
 
 @mgtap.test
+def nm_logs_the_address_it_sets_at_its_default_level():
+    # Why `macguise audit` names NetworkManager's logging (nm-logging-addresses):
+    # at level INFO, Debian's default, every activation writes the cloned MAC
+    # to the journal in plain text, a history of every address macguise gave.
+    NM.add_ethernet("logged", "802-3-ethernet.cloned-mac-address", "8c:f8:c5:65:43:21")
+    NM.nmcli("connection", "up", "logged")
+    NM.wait_for("the address in NetworkManager's log",
+                lambda: "8c:f8:c5:65:43:21" in NM.log_tail("nm", lines=400).lower())
+    NM.nmcli("connection", "down", "logged")
+    NM.nmcli("connection", "delete", "logged")
+
+
+@mgtap.test
 def nm_random_sets_the_locally_administered_bit():
     NM.add_ethernet("rnd", "802-3-ethernet.cloned-mac-address", "random")
     seen = set()
