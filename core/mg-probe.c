@@ -22,6 +22,8 @@ enum {
 	ICMP6 = ETH_HDR + 40,
 	ICMP6_TARGET = ICMP6 + 8,
 	ND_END = ICMP6_TARGET + 16,
+	ND_NONCE = ND_END, /* RFC 7527 §4.2: type 14, length 1 (8 octets), 6 of nonce */
+	ND_DAD_END = ND_NONCE + 8,
 	/* ARP for IPv4 over Ethernet */
 	ARP_OP = ETH_HDR + 6,
 	ARP_SHA = ETH_HDR + 8,
@@ -36,9 +38,10 @@ enum {
 #define ETHERTYPE_IPV6_ 0x86dd
 #define ICMP6_NS 135
 #define ICMP6_NA 136
+#define ND_OPT_NONCE 14
 #define IPPROTO_ICMPV6_ 58
 
-G_STATIC_ASSERT(ND_END <= MG_PROBE_FRAME_MAX);
+G_STATIC_ASSERT(ND_DAD_END <= MG_PROBE_FRAME_MAX);
 
 static void
 put16(guint8 *p, guint16 v)
@@ -142,15 +145,20 @@ mg_probe_build_ns(const MgProbeTarget *target, guint8 frame[MG_PROBE_FRAME_MAX])
 	memcpy(frame + ETH_SRC, target->mac.octet, MG_MAC_LEN);
 	put16(frame + ETH_TYPE, ETHERTYPE_IPV6_);
 	frame[ETH_HDR] = 0x60;
-	put16(frame + IP6_PLEN, ND_END - ICMP6);
+	put16(frame + IP6_PLEN, ND_DAD_END - ICMP6);
 	frame[IP6_NEXT] = IPPROTO_ICMPV6_;
 	frame[IP6_HOPS] = 255;
 	/* the source stays ::, as DAD requires */
 	memcpy(frame + IP6_DST, group, 16);
 	frame[ICMP6] = ICMP6_NS;
 	memcpy(frame + ICMP6_TARGET, t, 16);
-	put16(frame + ICMP6 + 2, mg_icmp6_checksum(frame, ND_END - ICMP6));
-	return ND_END;
+	/* Linux's own DAD carries a nonce (enhanced_dad, on by default), so a
+	 * probe without one would stand out. */
+	frame[ND_NONCE] = ND_OPT_NONCE;
+	frame[ND_NONCE + 1] = 1;
+	memcpy(frame + ND_NONCE + 2, target->nonce, sizeof(target->nonce));
+	put16(frame + ICMP6 + 2, mg_icmp6_checksum(frame, ND_DAD_END - ICMP6));
+	return ND_DAD_END;
 }
 
 gsize
@@ -172,6 +180,22 @@ mg_probe_build_arp(const MgProbeTarget *target, guint index, guint8 frame[MG_PRO
 	return MG_FRAME_MIN_LEN;
 }
 
+/* RFC 7527 §4.3: a DAD probe with our nonce is our own, looped back. */
+static gboolean
+mg_probe_is_own_nonce(const MgProbeTarget *target, const guint8 *frame, gsize len)
+{
+	return len >= ND_DAD_END && frame[ND_NONCE] == ND_OPT_NONCE && frame[ND_NONCE + 1] == 1 &&
+	       memcmp(frame + ND_NONCE + 2, target->nonce, sizeof(target->nonce)) == 0;
+}
+
+MgProbeKinds
+mg_probe_kinds_for_link(MgProbeKinds enabled, gboolean eui64_link_local)
+{
+	/* A host whose link-local address is not its EUI-64 one never sends
+	 * DAD for that address: the probe would name the machine. */
+	return eui64_link_local ? enabled : enabled & ~MG_PROBE_IPV6;
+}
+
 static MgFindings
 mg_probe_classify_nd(const MgProbeTarget *target, const guint8 *frame, gsize len)
 {
@@ -183,7 +207,8 @@ mg_probe_classify_nd(const MgProbeTarget *target, const guint8 *frame, gsize len
 		return 0;
 	if (frame[ICMP6] == ICMP6_NA)
 		return MG_FINDING_NA;
-	if (frame[ICMP6] == ICMP6_NS && memcmp(frame + IP6_SRC, unspecified, 16) == 0)
+	if (frame[ICMP6] == ICMP6_NS && memcmp(frame + IP6_SRC, unspecified, 16) == 0 &&
+	    !mg_probe_is_own_nonce(target, frame, len))
 		return MG_FINDING_NS_DAD;
 	return 0;
 }

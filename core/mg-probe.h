@@ -19,6 +19,7 @@ G_BEGIN_DECLS
 typedef struct {
 	MgMac mac;             /* the address under test */
 	guint8 link_local[16]; /* fe80::/64 with the EUI-64 interface id of @mac */
+	guint8 nonce[6];       /* the DAD probes' RFC 7527 nonce: random, set by the caller */
 	guint8 ipv4[MG_PROBE_MAX_IPV4][4];
 	guint n_ipv4;
 } MgProbeTarget;
@@ -34,8 +35,14 @@ void mg_eui64_link_local(const MgMac *mac, guint8 out[16]);
 gboolean mg_ipv6_is_eui64_of(const guint8 addr[16], const MgMac *mac);
 
 /* RFC 4862 §5.4.2: a Neighbour Solicitation from the unspecified address to
- * the target's solicited-node group, no options. Returns the frame length. */
+ * the target's solicited-node group, with the nonce option of RFC 7527 as
+ * Linux's own DAD sends it. Returns the frame length. */
 gsize mg_probe_build_ns(const MgProbeTarget *target, guint8 frame[MG_PROBE_FRAME_MAX]);
+/* The probes a link check may send for a profile: @enabled, without the
+ * IPv6 one unless the profile's link-local address is its EUI-64 one
+ * (IPv6 on, ipv6.addr-gen-mode eui64), as only then would the host itself
+ * probe for it. */
+MgProbeKinds mg_probe_kinds_for_link(MgProbeKinds enabled, gboolean eui64_link_local);
 /* RFC 5227 §2.1.1: an ARP request with sender IP 0.0.0.0 for target
  * ipv4[index], broadcast. Returns the frame length. */
 gsize

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "mg-service-private.h"
+#include "mg-probe.h"
 #include "mg-verdict-report.h"
 
 gboolean
@@ -33,11 +34,14 @@ mg_service_get_link_check(MgService *self, const char *profile)
 	    self->client != NULL ? nm_client_get_connection_by_uuid(self->client, profile) : NULL;
 	gboolean managed = rc != NULL && mg_service_manages(self, NM_CONNECTION(rc));
 	const MgProfileState *p = managed ? mg_state_get_profile(self->rt.state, profile) : NULL;
-	g_autofree char *probes = mg_probe_kinds_to_string(self->rt.config.probes);
+	g_autofree char *probes = NULL;
 	char address[MG_MAC_STRLEN] = "";
 
 	if (managed)
 		mg_mac_format(&p->address, address);
+	probes = mg_probe_kinds_to_string(mg_probe_kinds_for_link(
+	    self->rt.config.probes,
+	    rc != NULL && mg_profile_link_local_is_eui64(NM_CONNECTION(rc))));
 	return g_variant_new("(bsus)", managed, address, self->rt.config.probe_window_ms, probes);
 }
 

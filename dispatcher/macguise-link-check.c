@@ -14,6 +14,7 @@
 #include <gio/gio.h>
 #include <glib/gi18n.h>
 #include <locale.h>
+#include <sodium.h>
 #include <string.h>
 #include <unistd.h> /* environ, with _GNU_SOURCE */
 
@@ -155,7 +156,12 @@ mg_hook_check(MgHook *hook, guint window_ms, MgProbeKinds kinds)
 		    hook, MG_VERDICT_UNCHECKED, _("the link does not use the profile's address"));
 		return;
 	}
+	if (sodium_init() < 0) {
+		mg_hook_report(hook, MG_VERDICT_UNCHECKED, _("no source of randomness"));
+		return;
+	}
 	mg_probe_target_init(&target, &expected);
+	randombytes_buf(target.nonce, sizeof(target.nonce));
 	for (guint i = 0; i < req->n_ipv4; i++)
 		mg_probe_target_add_ipv4(&target, req->ipv4[i]);
 	for (guint i = 0; i < before.n_ipv4; i++)

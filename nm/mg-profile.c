@@ -359,3 +359,20 @@ mg_profile_schedule_state(const MgProfileState *p, MgScheduleState *st)
 	st->pending = p->pending;
 	st->boot_id = p->boot_id;
 }
+
+gboolean
+mg_profile_link_local_is_eui64(NMConnection *connection)
+{
+	NMSettingIPConfig *ip6 = nm_connection_get_setting_ip6_config(connection);
+	const char *method = ip6 != NULL ? nm_setting_ip_config_get_method(ip6) : NULL;
+	NMSettingIP6ConfigAddrGenMode mode;
+
+	if (ip6 == NULL || g_strcmp0(method, NM_SETTING_IP6_CONFIG_METHOD_DISABLED) == 0 ||
+	    g_strcmp0(method, NM_SETTING_IP6_CONFIG_METHOD_IGNORE) == 0)
+		return FALSE;
+	mode = nm_setting_ip6_config_get_addr_gen_mode(NM_SETTING_IP6_CONFIG(ip6));
+	/* "default-or-eui64" is EUI-64 unless NetworkManager's configuration
+	 * says otherwise; "default" is stable-privacy unless it does. */
+	return mode == NM_SETTING_IP6_CONFIG_ADDR_GEN_MODE_EUI64 ||
+	       mode == NM_SETTING_IP6_CONFIG_ADDR_GEN_MODE_DEFAULT_OR_EUI64;
+}

@@ -101,4 +101,9 @@ gboolean mg_profile_draw(MgCatalogue *catalogue,
 /* The kernel's id of this boot (a UUID), or "" where it cannot be read. */
 char *mg_boot_id_read(void);
 
+/* Whether the profile's IPv6 link-local address is its EUI-64 one (IPv6 on,
+ * ipv6.addr-gen-mode eui64 or default-or-eui64): the address the link
+ * check's IPv6 probe asks about, which only such a host probes for. */
+gboolean mg_profile_link_local_is_eui64(NMConnection *connection);
+
 G_END_DECLS

@@ -22,6 +22,7 @@ make_target(MgProbeTarget *t)
 	MgMac mac;
 	g_assert_true(mg_mac_parse("8c:f8:c5:01:02:03", &mac, NULL));
 	mg_probe_target_init(t, &mac);
+	memcpy(t->nonce, ((const guint8[6]){ 0xa1, 0xb2, 0xc3, 0xd4, 0xe5, 0xf6 }), 6);
 	g_assert_true(mg_probe_target_add_ipv4(t, ours_ip));
 }
 
@@ -70,19 +71,23 @@ test_probe_ns_frame(void)
 
 	make_target(&t);
 	len = mg_probe_build_ns(&t, f);
-	g_assert_cmpuint(len, ==, 14 + 40 + 24);
+	g_assert_cmpuint(len, ==, 14 + 40 + 24 + 8);
 	g_assert_cmpmem(f, 6, ((const guint8[]){ 0x33, 0x33, 0xff, 1, 2, 3 }), 6);
 	g_assert_cmpmem(f + 6, 6, t.mac.octet, 6);
 	g_assert_cmpuint(f[12] << 8 | f[13], ==, 0x86dd);
 	g_assert_cmpuint(f[14] >> 4, ==, 6);
-	g_assert_cmpuint(f[18] << 8 | f[19], ==, 24); /* payload: the NS alone, no options */
+	g_assert_cmpuint(f[18] << 8 | f[19], ==, 32); /* payload: the NS and its nonce */
 	g_assert_cmpuint(f[20], ==, 58);
 	g_assert_cmpuint(f[21], ==, 255);
 	g_assert_cmpmem(f + 22, 16, ((const guint8[16]){ 0 }), 16); /* from :: */
 	g_assert_cmpmem(f + 38, 16, group, 16);
 	g_assert_cmpuint(f[54], ==, 135);
 	g_assert_cmpmem(f + 62, 16, t.link_local, 16);
-	g_assert_cmpuint(ones_sum(f, 24), ==, 0xffff);
+	/* RFC 7527's nonce option, as Linux's own DAD sends it */
+	g_assert_cmpuint(f[78], ==, 14);
+	g_assert_cmpuint(f[79], ==, 1);
+	g_assert_cmpmem(f + 80, 6, t.nonce, 6);
+	g_assert_cmpuint(ones_sum(f, 32), ==, 0xffff);
 }
 
 static void
@@ -115,6 +120,7 @@ nd_from(const MgProbeTarget *t, guint8 type, gboolean unspecified, guint8 hops, 
 {
 	gsize len = mg_probe_build_ns(t, f);
 	memcpy(f + 6, other_mac, 6);
+	f[85] ^= 0xff; /* its own nonce */
 	f[21] = hops;
 	f[54] = type;
 	if (!unspecified)
@@ -144,10 +150,10 @@ test_probe_classify(void)
 
 	make_target(&t);
 	/* Our own probes look like another station's with our address: which
-	 * is why the hook drops exact copies of what it sent (reflections). */
+	 * is why the hook drops exact copies of what it sent (reflections);
+	 * a DAD probe with our nonce is ours in any case (RFC 7527). */
 	len = mg_probe_build_ns(&t, f);
-	g_assert_cmpint(
-	    mg_probe_classify(&t, f, len), ==, MG_FINDING_SAME_SOURCE | MG_FINDING_NS_DAD);
+	g_assert_cmpint(mg_probe_classify(&t, f, len), ==, MG_FINDING_SAME_SOURCE);
 	len = mg_probe_build_arp(&t, 0, f);
 	g_assert_cmpint(
 	    mg_probe_classify(&t, f, len), ==, MG_FINDING_SAME_SOURCE | MG_FINDING_ARP_SAME_HW);
@@ -157,6 +163,10 @@ test_probe_classify(void)
 	len = nd_from(&t, 136, FALSE, 64, f); /* not from the link itself */
 	g_assert_cmpint(mg_probe_classify(&t, f, len), ==, 0);
 	len = nd_from(&t, 135, TRUE, 255, f);
+	g_assert_cmpint(mg_probe_classify(&t, f, len), ==, MG_FINDING_NS_DAD);
+	memcpy(f + 80, t.nonce, 6); /* ours, looped back by the network */
+	g_assert_cmpint(mg_probe_classify(&t, f, len), ==, 0);
+	len -= 8; /* no nonce at all */
 	g_assert_cmpint(mg_probe_classify(&t, f, len), ==, MG_FINDING_NS_DAD);
 	len = nd_from(&t, 135, FALSE, 255, f); /* plain address resolution */
 	g_assert_cmpint(mg_probe_classify(&t, f, len), ==, 0);
@@ -179,9 +189,11 @@ test_probe_classify(void)
 	f[21] = 3; /* RARP: not ours to judge */
 	g_assert_cmpint(mg_probe_classify(&t, f, len), ==, 0);
 
-	/* Every truncation of an answer: no finding beyond the source. */
+	/* Every truncation of an answer short of its target: no finding beyond
+	 * the source (the nonce option after it is optional). */
 	len = nd_from(&t, 136, FALSE, 255, f);
-	for (gsize n = 0; n < len; n++)
+	g_assert_cmpuint(len, ==, 86);
+	for (gsize n = 0; n < 78; n++)
 		g_assert_cmpint(mg_probe_classify(&t, f, n) & ~MG_FINDING_SAME_SOURCE, ==, 0);
 	len = arp_from(&t, other_mac, 2, ours_ip, f);
 	for (gsize n = 0; n < 42; n++)
@@ -255,6 +267,16 @@ test_probe_verdict(void)
 		g_assert_nonnull(strstr(evidence, "; ipv6: "));
 		g_assert_nonnull(strstr(evidence, "; arp: 1 ARP message from"));
 	}
+}
+
+static void
+test_probe_kinds_for_link(void)
+{
+	/* Only a host whose link-local address is its EUI-64 one probes for it. */
+	g_assert_cmpint(mg_probe_kinds_for_link(MG_PROBE_ALL, TRUE), ==, MG_PROBE_ALL);
+	g_assert_cmpint(
+	    mg_probe_kinds_for_link(MG_PROBE_ALL, FALSE), ==, MG_PROBE_PASSIVE | MG_PROBE_ARP);
+	g_assert_cmpint(mg_probe_kinds_for_link(MG_PROBE_IPV6, FALSE), ==, 0);
 }
 
 static void
@@ -422,6 +444,7 @@ main(int argc, char **argv)
 	g_test_add_func("/probe/classify", test_probe_classify);
 	g_test_add_func("/probe/verdict", test_probe_verdict);
 	g_test_add_func("/probe/kinds", test_probe_kinds);
+	g_test_add_func("/probe/kinds-for-link", test_probe_kinds_for_link);
 	g_test_add_func("/verdict/names-and-evidence", test_verdict_names_and_evidence);
 	g_test_add_func("/hook-env/parse", test_hook_env);
 	g_test_add_func("/hook-env/bad", test_hook_env_bad);

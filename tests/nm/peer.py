@@ -122,8 +122,12 @@ def capture(iface, path):
                 continue
             kind = probe_kind(frame)
             if kind:
-                out.write(json.dumps({"kind": kind, "src": mac_text(frame[6:12]),
-                                      "time": time.monotonic()}) + "\n")
+                seen = {"kind": kind, "src": mac_text(frame[6:12]), "time": time.monotonic()}
+                if kind == "ns-dad":
+                    # the address it asks about, and its RFC 7527 nonce option
+                    seen["target"] = socket.inet_ntop(socket.AF_INET6, frame[62:78])
+                    seen["nonce"] = len(frame) >= 86 and frame[78] == 14 and frame[79] == 1
+                out.write(json.dumps(seen) + "\n")
                 out.flush()
 
 

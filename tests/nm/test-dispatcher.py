@@ -78,6 +78,9 @@ def peer_as(mac=None, ipv4="10.77.0.1/24", ipv6=True, extra_ipv6=None):
     NM.peer_as(mac or PEER_MAC, ipv4=ipv4, ipv6=ipv6, extra_ipv6=extra_ipv6)
 
 
+EUI64_LINK_LOCAL = ["ipv6.method", "link-local", "ipv6.addr-gen-mode", "eui64"]
+
+
 def eui64_link_local(mac):
     b = bytes.fromhex(mac.replace(":", ""))
     iid = bytes([b[0] ^ 2]) + b[1:3] + b"\xff\xfe" + b[3:]
@@ -187,7 +190,9 @@ def unmanaged_profile_sends_no_probe_frames():
 
 @mgtap.test
 def clean_link_no_reactivation_and_hook_time_within_the_window():
-    NM.add_ethernet("e1")
+    # a Linux host as the peer is one: IPv6 on, its link-local address the
+    # EUI-64 one, which the link check's IPv6 probe asks about
+    NM.add_ethernet("e1", *EUI64_LINK_LOCAL)
     mac = wait_cloned("e1")
     peer_as()
     before = status("e1")
@@ -318,6 +323,39 @@ def passive_probe_alone_sees_frames_sent_with_our_address():
 
 
 @mgtap.test
+def the_ipv6_probe_is_a_frame_the_host_itself_sends():
+    # What each probe looks like on the wire (README, "The link check"): the
+    # IPv6 one is a DAD Neighbour Solicitation for the EUI-64 link-local
+    # address, sent only by a profile whose link-local address is that one,
+    # and shaped as Linux's own DAD: from ::, hop limit 255, with a nonce.
+    mac = NM.cloned("e1")
+    eui64 = eui64_link_local(mac)
+    peer_as()
+
+    def ns_from_us(settings):
+        if settings:
+            NM.nmcli("connection", "modify", "e1", *settings)
+        seen, runs = len(captured()), hook_runs()
+        up("e1")
+        NM.wait_for("a clean check", lambda: hook_runs() > runs
+                    and status("e1").get("verdict") == "clean")
+        down("e1")
+        NM.macguised_caught_up()  # and the capture has had the frames
+        return [c for c in captured()[seen:] if c["kind"] == "ns-dad" and c["src"] == mac]
+
+    try:
+        ours = ns_from_us(["ipv6.addr-gen-mode", "stable-privacy"])
+        assert all(c["target"] != eui64 for c in ours), ours
+        ours = ns_from_us(["ipv6.method", "disabled"])
+        assert ours == [], ours
+    finally:
+        NM.nmcli("connection", "modify", "e1", *EUI64_LINK_LOCAL)
+    ours = ns_from_us([])
+    assert any(c["target"] == eui64 for c in ours), ours
+    assert all(c["nonce"] for c in ours), ours
+
+
+@mgtap.test
 def ipv6_probe_alone_finds_our_eui64_link_local_in_use():
     mac = NM.cloned("e1")
     # A station with another MAC that holds our EUI-64 link-local address.
@@ -438,10 +476,11 @@ def without_macguised_the_hook_exits_at_once_and_activation_proceeds():
 
 @mgtap.test
 def no_address_in_plain_text_in_the_hook_or_daemon_logs():
-    logs = ""
-    for name in ("dispatcher", "macguised"):
-        with open(os.path.join(NM.dir, name + ".log"), encoding="utf-8", errors="replace") as f:
-            logs += f.read().lower()
+    # the hook's lines (nm-dispatcher's own --debug lines list the device's
+    # IP addresses, the EUI-64 link-local among them: not ours to keep out)
+    logs = "".join(hook_lines()).lower()
+    with open(os.path.join(NM.dir, "macguised.log"), encoding="utf-8", errors="replace") as f:
+        logs += f.read().lower()
     assert len(BURNED) >= 4, BURNED
     for mac in BURNED + [NM.cloned("e1")]:
         for form in (mac, mac.replace(":", ""), eui64_link_local(mac)):
