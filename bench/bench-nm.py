@@ -10,7 +10,11 @@ script:
    the probe off; each with median and spread, and the ratio to (a);
 2. the hook's fast path (a profile macguised does not manage) against an
    empty shell-script hook;
-3. macguised giving N profiles (100, 1,000; MG_BENCH_SIZES) their first addresses,
+3. first use before the check: on a link with a DHCP server (dnsmasq), how
+   long a profile's address is on the wire (its first frame, a DHCP
+   DISCOVER) before the link check's first probe; NetworkManager runs pre-up
+   only after IP configuration, so this is what the check cannot cover;
+4. macguised giving N profiles (100, 1,000; MG_BENCH_SIZES) their first addresses,
    as a ratio to a bare libnm client (nm-bare-writer) writing a cloned MAC
    into N other profiles of the same NetworkManager, with the same Update2
    flags and as many writes under way; those N stay beside macguised's as
@@ -109,6 +113,44 @@ def latency(nm):
     e = statistics.median(results["e"])
     print(f"any pre-up script costs (e) - (a) = {e - base:.1f} ms; macguise's hook over an empty "
           f"script: (d) - (e) = {d - e:.1f} ms ({d / e:.2f}x), (c) - (e) - window = {c - e - window:.1f} ms")
+
+
+def first_use_gap(nm, capture, mac):
+    """One activation of "dhcp": how long @mac was on the link before the
+    link check's first probe, and how long of that DHCP took (ms)."""
+    seen = len(nm.frame_records(capture))
+    nm.nmcli("connection", "up", "dhcp", timeout=90)
+    nm.nmcli("connection", "down", "dhcp")
+    ours = [r for r in nm.frame_records(capture)[seen:] if r["src"] == mac]
+    probe = next(r["time"] for r in ours if r.get("probe") == "arp-probe")
+    dhcp = [r["time"] for r in ours if "dhcp" in r and r["time"] < probe]
+    return (probe - ours[0]["time"]) * 1000, (dhcp[-1] - dhcp[0]) * 1000
+
+
+def first_use(nm):
+    capture = os.path.join(nm.dir, "frames-mgfu0.jsonl")
+    peer_end = nm.new_adapter("mgfu0", "00:1b:21:77:00:01", capture)
+    nm.plug_in(peer_end)
+    nm.nmcli("connection", "add", "type", "ethernet", "ifname", "mgfu0", "con-name", "dhcp",
+             "connection.autoconnect", "no", "ipv6.method", "disabled")
+    mac = nm.wait_cloned("dhcp")
+    cases = {"a new address (DHCP from DISCOVER)": [],
+             "the same address again (DHCP REQUEST for its lease)": []}
+    for _ in range(min(RUNS, 20)):
+        # a rotation while down: the lease is forgotten, DHCP starts afresh
+        assert nm.macguise_call("Rotate", "dhcp", "false").returncode == 0
+        mac = nm.wait_cloned("dhcp", other_than=mac)
+        cases["a new address (DHCP from DISCOVER)"].append(first_use_gap(nm, capture, mac))
+        cases["the same address again (DHCP REQUEST for its lease)"].append(
+            first_use_gap(nm, capture, mac))
+    print("\nfirst use before the check: how long a profile's address is on the link before "
+          "the link check's first probe\n(DHCP from dnsmasq on the peer; NetworkManager runs "
+          "pre-up after IP configuration), ms")
+    print(f"{'':54} {'median':>8} {'p10':>8} {'p90':>8} {'DHCP':>8}")
+    for label, runs in cases.items():
+        med, lo, hi = spread([g for g, _ in runs])
+        dhcp = statistics.median([d for _, d in runs])
+        print(f"{label:54} {med:8.0f} {lo:8.0f} {hi:8.0f} {dhcp:8.0f}")
 
 
 def fast_path(nm):
@@ -223,14 +265,22 @@ def fleets():
 
 
 def main():
-    # MG_BENCH_PARTS: some of "latency,fleets" (both by default)
-    parts = os.environ.get("MG_BENCH_PARTS", "latency,fleets").split(",")
+    # MG_BENCH_PARTS: some of "latency,first-use,fleets" (all by default)
+    parts = os.environ.get("MG_BENCH_PARTS", "latency,first-use,fleets").split(",")
     info()
     if "latency" in parts:
         nm = NmNetns().start()
         try:
             latency(nm)
             fast_path(nm)
+        finally:
+            nm.stop()
+    if "first-use" in parts:
+        nm = NmNetns(managed=("veth0", "mgfu*")).start()
+        try:
+            nm.start_macguised(MACGUISED)
+            nm.start_dispatcher(HOOK)
+            first_use(nm)
         finally:
             nm.stop()
     if "fleets" in parts:

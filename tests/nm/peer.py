@@ -14,7 +14,8 @@
                                the first: {"src": MAC, "type": ethertype},
                                and for a DHCP client's message "dhcp":
                                {"msg": option 53, "requested": option 50 or
-                               null, "ciaddr": its ciaddr or null}; READY is
+                               null, "ciaddr": its ciaddr or null}, and for
+                               a probe "probe": "arp-probe" or "ns-dad"; READY is
                                created once the socket listens
   peer.py flood IFACE KIND READY
                                send frames as fast as this process can:
@@ -186,6 +187,9 @@ def frames(iface, path, ready):
             dhcp = dhcp_client_message(frame)
             if dhcp is not None:
                 record["dhcp"] = dhcp
+            probe = probe_kind(frame)
+            if probe is not None:
+                record["probe"] = probe
             out.write(json.dumps(record) + "\n")
             out.flush()
 
