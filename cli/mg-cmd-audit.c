@@ -189,7 +189,7 @@ mg_audit_connection(MgCliState *st, NMConnection *c)
 	const char *cloned = mg_profile_cloned_mac(c, device_class);
 	g_autofree char *ssid = NULL;
 	MgAuditInput in;
-	MgPolicy policy;
+	g_auto(MgPolicy) policy = { 0 };
 	GPtrArray *findings;
 	MgMac mac;
 	gboolean owned = (p != NULL && p->user_owned) ||
@@ -199,7 +199,6 @@ mg_audit_connection(MgCliState *st, NMConnection *c)
 	mg_audit_input(c, &policy, owned, &in, &ssid);
 	in.recognised = p != NULL && p->recognised_at != 0;
 	findings = mg_audit_profile(&in);
-	mg_policy_clear(&policy);
 	return findings;
 }
 

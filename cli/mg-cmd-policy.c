@@ -30,7 +30,7 @@ mg_policy_show(NMConnection *c, gboolean json)
 	const char *const *names = mg_policy_names();
 	MgDeviceClass device_class = mg_profile_class(c);
 	MgConfig config;
-	MgPolicy policy;
+	g_auto(MgPolicy) policy = { 0 };
 
 	mg_config_init_default(&config);
 	if (!mg_config_load_file(&config, config_path, &error))
@@ -72,7 +72,6 @@ mg_policy_show(NMConnection *c, gboolean json)
 		for (guint i = 0; i < problems->len; i++)
 			g_print("  %s %s\n", _("problem:"), (char *)g_ptr_array_index(problems, i));
 	}
-	mg_policy_clear(&policy);
 	mg_config_clear(&config);
 	return MG_EXIT_OK;
 }
@@ -85,7 +84,7 @@ mg_policy_parse_assignments(char **args, GPtrArray *keys, GPtrArray *values)
 		const char *eq = strchr(args[i], '=');
 		g_autofree char *name = NULL;
 		g_autoptr(GError) error = NULL;
-		MgPolicy scratch;
+		g_auto(MgPolicy) scratch = { 0 };
 
 		if (eq == NULL || eq == args[i]) {
 			mg_cli_usage_error("policy", _("'%s' is not KEY=VALUE"), args[i]);
@@ -113,12 +112,10 @@ mg_policy_parse_assignments(char **args, GPtrArray *keys, GPtrArray *values)
 		mg_policy_init_default(&scratch);
 		if (!mg_policy_set(&scratch, name, eq + 1, &error) ||
 		    !mg_policy_check_vendors(&scratch, mg_cli_catalogue(NULL), &error)) {
-			mg_policy_clear(&scratch);
 			mg_cli_usage_error("policy", "%s", error->message);
 			return FALSE;
 		}
 		g_ptr_array_add(values, mg_policy_get(&scratch, name));
-		mg_policy_clear(&scratch);
 	}
 	return TRUE;
 }

@@ -111,7 +111,7 @@ mg_status_profile_json(MgCliState *st, NMClient *client, NMRemoteConnection *rc)
 	JsonArray *problem_list = json_array_new();
 	g_autofree char *mode = NULL, *rotate = NULL;
 	gboolean ours, managed;
-	MgPolicy policy;
+	g_auto(MgPolicy) policy = { 0 };
 	MgMac mac;
 	gboolean is_mac = cloned != NULL && mg_mac_parse(cloned, &mac, NULL);
 
@@ -165,7 +165,6 @@ mg_status_profile_json(MgCliState *st, NMClient *client, NMRemoteConnection *rc)
 	for (guint i = 0; i < problems->len; i++)
 		json_array_add_string_element(problem_list, g_ptr_array_index(problems, i));
 	json_object_set_array_member(o, "problems", problem_list);
-	mg_policy_clear(&policy);
 	return o;
 }
 

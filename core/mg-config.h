@@ -26,6 +26,7 @@ typedef struct {
 
 void mg_config_init_default(MgConfig *config);
 void mg_config_clear(MgConfig *config);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(MgConfig, mg_config_clear)
 /* Strict: an unknown group or key, or a bad value, is an error naming it. */
 gboolean mg_config_load_from_data(MgConfig *config, const char *text, gsize len, GError **error);
 /* A missing file leaves the defaults; an unreadable or bad one is an error. */

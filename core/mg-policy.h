@@ -45,6 +45,7 @@ typedef struct {
 
 void mg_policy_init_default(MgPolicy *policy);
 void mg_policy_clear(MgPolicy *policy);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(MgPolicy, mg_policy_clear)
 void mg_policy_copy(MgPolicy *dest, const MgPolicy *src);
 
 /* Sets one setting by its name without the "macguise." prefix ("mode",

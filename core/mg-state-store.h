@@ -26,6 +26,7 @@ typedef struct {
 } MgStateLoadReport;
 
 void mg_state_load_report_clear(MgStateLoadReport *report);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(MgStateLoadReport, mg_state_load_report_clear)
 
 /* The file edge: $STATE_DIRECTORY (its first entry) or /var/lib/macguise. */
 char *mg_state_default_dir(void);

@@ -135,7 +135,7 @@ mg_boot_profile(MgBoot *b, const char *dir, const char *path)
 	g_autoptr(GError) error = NULL;
 	g_autoptr(NMConnection) connection = NULL;
 	MgProfileState *p;
-	MgPolicy policy;
+	g_auto(MgPolicy) policy = { 0 };
 	MgSnapshot snap;
 	MgReconcile r;
 	MgDeviceClass device_class;
@@ -157,7 +157,6 @@ mg_boot_profile(MgBoot *b, const char *dir, const char *path)
 	/* Only writes happen here; what changes the state alone (set by
 	 * hand, handed back, adopted) the running service does and reports. */
 	if ((r.actions & (MG_DO_ASSIGN | MG_DO_REWRITE)) == 0) {
-		mg_policy_clear(&policy);
 		return FALSE;
 	}
 	if ((r.actions & MG_DO_REWRITE) != 0) {
@@ -176,15 +175,12 @@ mg_boot_profile(MgBoot *b, const char *dir, const char *path)
 		g_warning("profile '%s': no address to give it: %s",
 			  nm_connection_get_id(connection),
 			  error->message);
-		mg_policy_clear(&policy);
 		return FALSE;
 	}
 	mg_boot_set_address(kf, connection, device_class, &mac);
 	if ((r.actions & MG_DO_ASSIGN) != 0 && !mg_boot_record(b, connection, kf, &policy, &mac)) {
-		mg_policy_clear(&policy);
 		return FALSE; /* logged; the profile keeps its address */
 	}
-	mg_policy_clear(&policy);
 	if (!mg_boot_write_keyfile(kf, path))
 		return FALSE;
 	{

@@ -33,7 +33,7 @@ mg_service_get_status(MgService *self, const char *user)
 		MgDeviceClass device_class = mg_profile_class(c);
 		const char *uuid = nm_connection_get_uuid(c);
 		MgProfileStatus status;
-		MgPolicy policy;
+		g_auto(MgPolicy) policy = { 0 };
 		g_autofree char *mode = NULL;
 		g_autofree char *rotate = NULL;
 
@@ -43,7 +43,6 @@ mg_service_get_status(MgService *self, const char *user)
 		mg_profile_policy(&self->rt.config, self->rt.catalogue, c, device_class, &policy);
 		mode = mg_policy_get(&policy, "mode");
 		rotate = mg_policy_get(&policy, "rotate");
-		mg_policy_clear(&policy);
 		status.uuid = uuid;
 		status.id = nm_connection_get_id(c);
 		status.device_class = device_class;
@@ -99,7 +98,7 @@ mg_service_rotate_one(MgService *self, NMRemoteConnection *rc, gboolean now)
 	const char *uuid = nm_connection_get_uuid(c);
 	MgDeviceClass device_class = mg_profile_class(c);
 	MgSnapshot snap;
-	MgPolicy policy;
+	g_auto(MgPolicy) policy = { 0 };
 	MgRotation r;
 
 	mg_profile_policy(&self->rt.config, self->rt.catalogue, c, device_class, &policy);
@@ -114,7 +113,6 @@ mg_service_rotate_one(MgService *self, NMRemoteConnection *rc, gboolean now)
 		mg_service_assign(self, rc, device_class, &policy, FALSE, "");
 	else if (r.outcome == MG_ROTATION_ROTATED)
 		mg_service_evaluate(self, rc, MG_EVENT_SEEN);
-	mg_policy_clear(&policy);
 	return mg_service_rotation_started(self, uuid, r);
 }
 

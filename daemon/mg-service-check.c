@@ -15,7 +15,7 @@ mg_service_manages(MgService *self, NMConnection *c)
 {
 	MgDeviceClass device_class = mg_profile_class(c);
 	MgSnapshot snap;
-	MgPolicy policy;
+	g_auto(MgPolicy) policy = { 0 };
 	gboolean manages;
 
 	if (device_class == MG_DEVICE_CLASS_NONE)
@@ -23,7 +23,6 @@ mg_service_manages(MgService *self, NMConnection *c)
 	mg_profile_policy(&self->rt.config, self->rt.catalogue, c, device_class, &policy);
 	mg_service_snapshot(self, c, device_class, &policy, &snap);
 	manages = mg_snapshot_manages(&snap);
-	mg_policy_clear(&policy);
 	return manages;
 }
 
@@ -67,7 +66,7 @@ mg_service_carry_out_report(
 {
 	NMConnection *c = NM_CONNECTION(rc);
 	MgDeviceClass device_class = mg_profile_class(c);
-	MgPolicy policy;
+	g_auto(MgPolicy) policy = { 0 };
 	gboolean assigned;
 
 	if ((r.actions & MG_DO_BURN) != 0)
@@ -92,7 +91,6 @@ mg_service_carry_out_report(
 				     &policy,
 				     TRUE,
 				     (r.actions & MG_DO_REACTIVATE) != 0 ? iface : NULL);
-	mg_policy_clear(&policy);
 	/* No address to draw, or no save: the verdict is recorded all the same. */
 	return assigned ? r.outcome : MG_REPORT_RECORDED;
 }
@@ -112,7 +110,7 @@ mg_service_report_verdict(MgService *self,
 	MgProfileState *p;
 	MgVerdict verdict;
 	MgSnapshot snap;
-	MgPolicy policy;
+	g_auto(MgPolicy) policy = { 0 };
 	MgReport r;
 	MgMac mac;
 	g_autofree char *digest = NULL;
@@ -130,7 +128,6 @@ mg_service_report_verdict(MgService *self,
 			     p != NULL && p->has_address && mg_mac_equal(&p->address, &mac),
 			     verdict,
 			     self->rt.config.conflict_max_attempts);
-	mg_policy_clear(&policy);
 	if ((r.actions & MG_DO_RECORD_VERDICT) == 0)
 		return mg_report_outcome_to_string(r.outcome);
 

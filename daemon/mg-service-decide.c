@@ -306,7 +306,7 @@ mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 	MgLinkView view = { FALSE, MG_LINK_UNKNOWN, { { 0 } } };
 	g_autofree char *words = NULL;
 	MgReconcile r;
-	MgPolicy policy;
+	g_auto(MgPolicy) policy = { 0 };
 
 	if (device_class == MG_DEVICE_CLASS_NONE || uuid == NULL)
 		return;
@@ -337,7 +337,6 @@ mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 		g_hash_table_remove(self->wake_at, uuid);
 	mg_service_note_checked(self, connection, &view, &r);
 	mg_service_apply_writes(self, rc, device_class, &policy, &view, r.actions);
-	mg_policy_clear(&policy);
 }
 
 /* One timer, for the earliest instant any profile asked for: no polling.

@@ -159,14 +159,13 @@ mg_service_leaves_alone(MgService *self, NMConnection *c)
 {
 	MgDeviceClass device_class = mg_profile_class(c);
 	const MgProfileState *p = mg_state_get_profile(self->rt.state, nm_connection_get_uuid(c));
-	MgPolicy policy;
+	g_auto(MgPolicy) policy = { 0 };
 	gboolean off;
 
 	if (device_class == MG_DEVICE_CLASS_NONE || (p != NULL && p->user_owned))
 		return TRUE;
 	mg_profile_policy(&self->rt.config, self->rt.catalogue, c, device_class, &policy);
 	off = policy.mode == MG_MODE_OFF;
-	mg_policy_clear(&policy);
 	return off;
 }
 
