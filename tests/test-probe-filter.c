@@ -106,6 +106,7 @@ test_keeps_every_frame_with_evidence(void)
 	/* Another station's duplicate address probe for our link-local. */
 	len = mg_probe_build_ns(&f.target, frame);
 	memcpy(frame + 6, other_mac, 6);
+	frame[85] ^= 0xff; /* with its own nonce */
 	g_assert_cmpint(mg_probe_classify(&f.target, frame, len), ==, MG_FINDING_NS_DAD);
 	g_assert_true(kept(&f, frame, len));
 	/* An advertisement of it. */
