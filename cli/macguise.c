@@ -16,6 +16,7 @@ static const MgCliCommand mg_commands[] = {
 	{ "rotate", mg_cmd_rotate, N_("Give profiles a new address now") },
 	{ "audit", mg_cmd_audit, N_("List what still links you across addresses") },
 	{ "harden", mg_cmd_harden, N_("Apply the fixes audit names") },
+	{ "defaults", mg_cmd_defaults, N_("Show or set what every profile of a class inherits") },
 	{ "generate", mg_cmd_generate, N_("Print plausible MAC addresses from the catalogue") },
 	{ "lookup", mg_cmd_lookup, N_("Tell the vendor, classes and era of addresses") },
 	{ "vendors", mg_cmd_vendors, N_("List the vendor catalogue with weights and sources") },

@@ -7,8 +7,10 @@
 
 #include <glib/gi18n.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "mg-error.h"
+#include "mg-policy.h"
 
 static gboolean mg_cli_json_errors;
 
@@ -130,4 +132,49 @@ mg_cli_class_json(MgDeviceClass classes)
 		json_array_add_string_element(arr, "ap");
 	json_node_take_array(node, arr);
 	return node;
+}
+
+/* Every KEY=VALUE checked before anything is written. */
+gboolean
+mg_cli_parse_assignments(
+    const char *command, char **args, const char *prefix, GPtrArray *keys, GPtrArray *values)
+{
+	for (guint i = 0; args[i] != NULL; i++) {
+		const char *eq = strchr(args[i], '=');
+		g_autofree char *name = NULL;
+		g_autoptr(GError) error = NULL;
+		g_auto(MgPolicy) scratch = { 0 };
+
+		if (eq == NULL || eq == args[i]) {
+			mg_cli_usage_error(command, _("'%s' is not KEY=VALUE"), args[i]);
+			return FALSE;
+		}
+		name = g_strndup(args[i], (gsize)(eq - args[i]));
+		if (g_str_has_prefix(name, MG_POLICY_KEY_PREFIX))
+			memmove(name,
+				name + strlen(MG_POLICY_KEY_PREFIX),
+				strlen(name) - strlen(MG_POLICY_KEY_PREFIX) + 1);
+		if (!g_strv_contains(mg_policy_names(), name)) {
+			g_autofree char *all = g_strjoinv(", ", (char **)mg_policy_names());
+			mg_cli_usage_error(command,
+					   _("'%s' is not a macguise setting; the settings are %s"),
+					   name,
+					   all);
+			return FALSE;
+		}
+		g_ptr_array_add(keys, g_strconcat(prefix, name, NULL));
+		if (eq[1] == '\0') {
+			/* KEY= : back to the default */
+			g_ptr_array_add(values, NULL);
+			continue;
+		}
+		mg_policy_init_default(&scratch);
+		if (!mg_policy_set(&scratch, name, eq + 1, &error) ||
+		    !mg_policy_check_vendors(&scratch, mg_cli_catalogue(NULL), &error)) {
+			mg_cli_usage_error(command, "%s", error->message);
+			return FALSE;
+		}
+		g_ptr_array_add(values, mg_policy_get(&scratch, name));
+	}
+	return TRUE;
 }

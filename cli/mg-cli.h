@@ -31,6 +31,14 @@ int mg_cmd_policy(int argc, char **argv);
 int mg_cmd_rotate(int argc, char **argv);
 int mg_cmd_audit(int argc, char **argv);
 int mg_cmd_harden(int argc, char **argv);
+int mg_cmd_defaults(int argc, char **argv);
+
+/* KEY=VALUE arguments (KEY with or without "macguise."), each checked with
+ * the parser macguised uses before anything is written: @keys gets
+ * @prefix + KEY, @values the value in its canonical form, or NULL for
+ * "KEY=" (back to the default). A bad one is printed as a usage error. */
+gboolean mg_cli_parse_assignments(
+    const char *command, char **args, const char *prefix, GPtrArray *keys, GPtrArray *values);
 
 /* Parses a command's options; on a usage error prints one line and returns
  * FALSE (the command then exits with MG_EXIT_USAGE). */

@@ -76,50 +76,6 @@ mg_policy_show(NMConnection *c, gboolean json)
 	return MG_EXIT_OK;
 }
 
-/* Every KEY=VALUE checked before anything is written. */
-static gboolean
-mg_policy_parse_assignments(char **args, GPtrArray *keys, GPtrArray *values)
-{
-	for (guint i = 0; args[i] != NULL; i++) {
-		const char *eq = strchr(args[i], '=');
-		g_autofree char *name = NULL;
-		g_autoptr(GError) error = NULL;
-		g_auto(MgPolicy) scratch = { 0 };
-
-		if (eq == NULL || eq == args[i]) {
-			mg_cli_usage_error("policy", _("'%s' is not KEY=VALUE"), args[i]);
-			return FALSE;
-		}
-		name = g_strndup(args[i], (gsize)(eq - args[i]));
-		if (g_str_has_prefix(name, MG_POLICY_KEY_PREFIX))
-			memmove(name,
-				name + strlen(MG_POLICY_KEY_PREFIX),
-				strlen(name) - strlen(MG_POLICY_KEY_PREFIX) + 1);
-		if (!g_strv_contains(mg_policy_names(), name)) {
-			g_autofree char *all = g_strjoinv(", ", (char **)mg_policy_names());
-			mg_cli_usage_error("policy",
-					   _("'%s' is not a macguise setting; the settings are %s"),
-					   name,
-					   all);
-			return FALSE;
-		}
-		g_ptr_array_add(keys, g_strconcat(MG_POLICY_KEY_PREFIX, name, NULL));
-		if (eq[1] == '\0') {
-			/* KEY= : back to the default */
-			g_ptr_array_add(values, NULL);
-			continue;
-		}
-		mg_policy_init_default(&scratch);
-		if (!mg_policy_set(&scratch, name, eq + 1, &error) ||
-		    !mg_policy_check_vendors(&scratch, mg_cli_catalogue(NULL), &error)) {
-			mg_cli_usage_error("policy", "%s", error->message);
-			return FALSE;
-		}
-		g_ptr_array_add(values, mg_policy_get(&scratch, name));
-	}
-	return TRUE;
-}
-
 static NMSettingUser *
 mg_user_setting(NMConnection *c)
 {
@@ -229,7 +185,7 @@ mg_cmd_policy(int argc, char **argv)
 		return mg_cli_usage_error("policy", _("--reset takes no KEY=VALUE"));
 	if (mg_cli_catalogue(&error) == NULL)
 		return mg_cli_failure("policy", error);
-	if (!mg_policy_parse_assignments(argv + 2, keys, values))
+	if (!mg_cli_parse_assignments("policy", argv + 2, MG_POLICY_KEY_PREFIX, keys, values))
 		return MG_EXIT_USAGE;
 	if ((argc > 2 || reset) && !mg_cli_lock_profiles(&error))
 		return mg_cli_failure("policy", error);

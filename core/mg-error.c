@@ -64,6 +64,8 @@ mg_error_id(const GError *error)
 	    (gsize)error->code < G_N_ELEMENTS(mg_error_ids))
 		return mg_error_ids[error->code];
 	if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED) ||
+	    g_error_matches(error, G_FILE_ERROR, G_FILE_ERROR_ACCES) ||
+	    g_error_matches(error, G_FILE_ERROR, G_FILE_ERROR_PERM) ||
 	    g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_ACCESS_DENIED))
 		return "permission-denied";
 	if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))

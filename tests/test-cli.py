@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The built macguise binary: generate, lookup and vendors, as a user and a
-program (--json) see them, and the usage errors."""
+"""The built macguise binary: generate, lookup, vendors and defaults, as a
+user and a program (--json) see them, and the usage errors."""
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
 import mgtap  # noqa: E402
@@ -178,6 +179,78 @@ def vendors_lists_weights_and_sources():
     assert all("wifi" in v["classes"] for v in wifi)
     assert abs(sum(v["share"] for v in wifi) - 1.0) < 1e-9
     assert "dell" not in {v["id"] for v in wifi}
+
+
+def defaults_env(conf_dir):
+    # no system bus: macguised is not there to be told
+    return dict(os.environ, CONFIGURATION_DIRECTORY=conf_dir,
+                DBUS_SYSTEM_BUS_ADDRESS="unix:path=/nonexistent/bus")
+
+
+@mgtap.test
+def defaults_sets_a_class_default_in_macguise_conf_keeping_the_rest():
+    with tempfile.TemporaryDirectory() as d:
+        env = defaults_env(d)
+        conf = os.path.join(d, "macguise.conf")
+        shipped = os.path.join(os.environ["MG_SOURCE_ROOT"], "data", "macguise.conf")
+        shutil.copy(shipped, conf)
+        with open(conf) as f:
+            comments = [line for line in f if line.startswith("#")]
+        shown = json.loads(run("defaults", "--json", env=env).stdout)
+        assert shown["classes"]["ethernet"]["rotate"] == "weekly", shown
+        assert "quiet-hours" in shown["classes"]["ap"] and "quiet-hours" not in shown["classes"]["wifi"]
+        p = run("defaults", "ethernet", "rotate=daily", "macguise.mode=keep-vendor", env=env)
+        assert p.returncode == 0, p.stderr
+        assert "macguised is not running; it reads the file when it starts" in p.stderr, p.stderr
+        out = json.loads(run("defaults", "ethernet", "--json", env=env).stdout)
+        assert out["classes"]["ethernet"]["rotate"] == "daily", out
+        assert out["classes"]["ethernet"]["mode"] == "keep-vendor", out
+        assert list(out["classes"]) == ["ethernet"], out
+        with open(conf) as f:
+            text = f.read()
+        assert [line for line in text.splitlines(True) if line.startswith("#")] == comments
+        assert oct(os.stat(conf).st_mode & 0o777) == "0o644"
+        # KEY= goes back to the built-in default
+        assert run("defaults", "ethernet", "rotate=", env=env).returncode == 0
+        out = json.loads(run("defaults", "ethernet", "--json", env=env).stdout)
+        assert out["classes"]["ethernet"]["rotate"] == "weekly", out
+
+
+@mgtap.test
+def defaults_refuses_what_macguised_would_refuse_and_changes_nothing():
+    with tempfile.TemporaryDirectory() as d:
+        env = defaults_env(d)
+        conf = os.path.join(d, "macguise.conf")
+        with open(conf, "w") as f:
+            f.write("[wifi]\nrotate=weekly\n")
+        for args in (["wifi", "rotate=fortnightly"], ["wifi", "quiet-hours=03:00-05:00"],
+                     ["modem", "rotate=daily"], ["wifi", "vendors=nosuch"], ["wifi", "colour=red"],
+                     ["wifi", "rotate"]):
+            p = run("defaults", *args, env=env)
+            assert p.returncode == 2, (args, p.returncode, p.stderr)
+        with open(conf) as f:
+            assert f.read() == "[wifi]\nrotate=weekly\n"
+        # a file macguised cannot load is not rewritten either
+        with open(conf, "w") as f:
+            f.write("[wifi]\nrotate=sometimes\n")
+        p = run("defaults", "--json", "wifi", "mode=off", env=env)
+        assert p.returncode == 1, p.stderr
+        assert json.loads(p.stdout)["error"]["id"] == "config", p.stdout
+        with open(conf) as f:
+            assert f.read() == "[wifi]\nrotate=sometimes\n"
+
+
+@mgtap.test
+def defaults_by_someone_who_may_not_write_the_file_fails_cleanly():
+    with tempfile.TemporaryDirectory() as d:
+        os.chmod(d, 0o755)
+        env = defaults_env(d)
+        p = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                            CLI, "defaults", "--json", "wifi", "mode=off"],
+                           capture_output=True, text=True, timeout=60, env=env)
+        assert p.returncode == 1, (p.returncode, p.stderr)
+        assert json.loads(p.stdout)["error"]["id"] == "permission-denied", p.stdout
+        assert not os.path.exists(os.path.join(d, "macguise.conf"))
 
 
 mgtap.run()

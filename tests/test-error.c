@@ -35,11 +35,13 @@ test_error_ids(void)
 	g_autoptr(GError) busy = g_error_new_literal(MG_ERROR, MG_ERROR_BUSY, "");
 	g_autoptr(GError) denied =
 	    g_error_new_literal(G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED, "");
+	g_autoptr(GError) file_denied = g_error_new_literal(G_FILE_ERROR, G_FILE_ERROR_ACCES, "");
 	g_autoptr(GError) other = g_error_new_literal(G_IO_ERROR, G_IO_ERROR_FAILED, "");
 	g_autoptr(GError) out_of_range = g_error_new_literal(MG_ERROR, 999, "");
 
 	g_assert_cmpstr(mg_error_id(busy), ==, "busy");
 	g_assert_cmpstr(mg_error_id(denied), ==, "permission-denied");
+	g_assert_cmpstr(mg_error_id(file_denied), ==, "permission-denied");
 	g_assert_cmpstr(mg_error_id(other), ==, "failed");
 	g_assert_cmpstr(mg_error_id(out_of_range), ==, "failed");
 }

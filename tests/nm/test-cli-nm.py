@@ -142,6 +142,27 @@ def policy_reset_removes_macguise_keys_and_hands_a_profile_back():
 
 
 @mgtap.test
+def defaults_reach_the_running_macguised():
+    # What FreedomBox's page needs: a class default set without editing the
+    # file, in force at once for every profile without its own setting.
+    NM.add_ethernet("inherits")
+    NM.wait_cloned("inherits")
+    assert profile(cli_json("status"), "inherits")["rotate"] == "weekly"
+    p = cli("defaults", "ethernet", "rotate=daily")
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    try:
+        # macguised's own view, over D-Bus: it read the file again
+        assert NM.macguise_status(NM.uuid_of("inherits"))["rotate"] == "daily"
+        assert profile(cli_json("status"), "inherits")["rotate"] == "daily"
+        # a profile's own setting still wins
+        assert cli("policy", "inherits", "rotate=never").returncode == 0
+        assert profile(cli_json("status"), "inherits")["rotate"] == "never"
+    finally:
+        assert cli("defaults", "ethernet", "rotate=").returncode == 0
+        NM.nmcli("connection", "delete", "inherits")
+
+
+@mgtap.test
 def rotate_with_and_without_now():
     assert cli("rotate").returncode == 2
     assert cli("rotate", "e1", "--all").returncode == 2
