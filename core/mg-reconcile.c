@@ -13,7 +13,7 @@ static const char *const mg_action_flag_names[] = {
 	"hand-back",  "mark-user-owned", "adopt-unrecorded", "adopt-link",
 	"mark-used",  "mark-pending",    "assign",           "rewrite",
 	"reactivate", "watch-link",      "record-verdict",   "burn",
-	"give-up",
+	"give-up",    "forget",
 };
 
 static const char *const mg_profile_address_names[] = {
@@ -282,6 +282,13 @@ mg_snapshot_manages(const MgSnapshot *snap)
 MgReconcile
 mg_reconcile(const MgSnapshot *snap, const char *boot_id, gint64 now, MgEvent event)
 {
-	MgReconcile r = mg_reconcile_decide(snap, boot_id, now, event);
+	MgReconcile r;
+
+	/* Whatever it was doing: a write for it is pointless, a wake-up too. */
+	if (event == MG_EVENT_REMOVED) {
+		MgReconcile gone = { MG_DO_FORGET, "removed", 0 };
+		return gone;
+	}
+	r = mg_reconcile_decide(snap, boot_id, now, event);
 	return mg_reconcile_backoff(snap, now, mg_reconcile_mark(snap, r));
 }

@@ -73,6 +73,8 @@ typedef enum {
 	MG_DO_RECORD_VERDICT = 1 << 10,  /* a link check's verdict becomes the profile's last */
 	MG_DO_BURN = 1 << 11,            /* another station uses the address: never again */
 	MG_DO_GIVE_UP = 1 << 12,         /* recovery stops: the profile is left as it is */
+	MG_DO_FORGET = 1 << 13,          /* the profile's entry goes; its addresses stay in
+					    the history, never handed out again */
 } MgReconcileAction;
 
 typedef struct {

@@ -15,6 +15,7 @@ static const char *const mg_event_names[] = {
 	[MG_EVENT_BOOT] = "boot",
 	[MG_EVENT_CLOCK_JUMP] = "clock-jump",
 	[MG_EVENT_LINK_SET] = "link-set",
+	[MG_EVENT_REMOVED] = "removed",
 };
 
 static const char *const mg_action_names[] = {

@@ -16,6 +16,7 @@ typedef enum {
 	MG_EVENT_BOOT,       /* the boot step, before NetworkManager starts */
 	MG_EVENT_CLOCK_JUMP, /* the wall clock moved (suspend, NTP) */
 	MG_EVENT_LINK_SET,   /* an activation has set the link's address */
+	MG_EVENT_REMOVED,    /* the profile is gone from NetworkManager */
 } MgEvent;
 
 typedef enum {

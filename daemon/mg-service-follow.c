@@ -210,17 +210,20 @@ mg_service_connection_removed(NMClient *client, NMRemoteConnection *rc, gpointer
 {
 	MgService *self = user_data;
 	const char *uuid = nm_connection_get_uuid(NM_CONNECTION(rc));
-	/* The history keeps its addresses; only the profile's entry goes. */
-	if (uuid != NULL && mg_state_remove_profile(self->rt.state, uuid))
+	MgSnapshot none = { 0 };
+	MgReconcile r = mg_reconcile(
+	    &none, self->rt.boot_id, g_get_real_time() / G_USEC_PER_SEC, MG_EVENT_REMOVED);
+
+	if (uuid == NULL || (r.actions & MG_DO_FORGET) == 0)
+		return;
+	if (mg_state_remove_profile(self->rt.state, uuid))
 		mg_service_commit_soon(self);
-	if (uuid != NULL) {
-		mg_service_note_changed(self, uuid);
-		g_hash_table_remove(self->wake_at, uuid);
-		g_hash_table_remove(self->writes, uuid);
-		g_hash_table_remove(self->settling, uuid);
-		g_hash_table_remove(self->unchecked, uuid);
-		g_hash_table_remove(self->gate, uuid);
-	}
+	mg_service_note_changed(self, uuid);
+	g_hash_table_remove(self->wake_at, uuid);
+	g_hash_table_remove(self->writes, uuid);
+	g_hash_table_remove(self->settling, uuid);
+	g_hash_table_remove(self->unchecked, uuid);
+	g_hash_table_remove(self->gate, uuid);
 	mg_service_schedule_publish(self);
 }
 
