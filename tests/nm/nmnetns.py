@@ -176,6 +176,10 @@ class NmNetns:
         return p
 
     def wait_for(self, what, predicate, timeout=20.0):
+        # A bound on a stall, not on speed: memcheck makes macguised some ten
+        # times slower, so the same event may take longer to come.
+        if os.environ.get("MG_VALGRIND") == "1":
+            timeout *= 3
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if predicate():
@@ -185,7 +189,8 @@ class NmNetns:
                     raise RuntimeError(f"{name} exited ({p.returncode}) while waiting for {what}:\n"
                                        + self.log_tail(name))
             time.sleep(0.05)
-        raise TimeoutError(f"timed out waiting for {what}")
+        raise TimeoutError(f"timed out waiting for {what}; macguised's log ends:\n"
+                           + self.log_tail("macguised", lines=15))
 
     def log_tail(self, name, lines=30):
         path = os.path.join(self.dir, name + ".log")
