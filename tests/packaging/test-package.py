@@ -137,8 +137,10 @@ def the_link_check_integration_test_passes_against_the_installed_programs():
 def removal_leaves_profiles_working_and_purge_removes_the_state():
     nm = NmNetns().start()
     try:
-        # the installed daemon, with the packaged state directory
-        nm.spawn("macguised", DAEMON, ns=nm.ns)
+        # the installed daemon, with the packaged state directory; its
+        # link-check index in the test's directory, not the machine's /run
+        nm.spawn("macguised", DAEMON, ns=nm.ns,
+                 env=dict(nm.env, RUNTIME_DIRECTORY=os.path.join(nm.dir, "run")))
         nm.add_ethernet("kept")
         mac = nm.wait_cloned("kept")
         nm.wait_for("the state in /var/lib/macguise",
