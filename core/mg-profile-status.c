@@ -63,16 +63,14 @@ mg_profile_status_to_variant(const MgProfileStatus *status, const MgProfileState
 	return g_variant_builder_end(&d);
 }
 
-/* @key's value when it is there with @type; FALSE when it is absent; an
- * error when it is there with another type. */
+/* @key's value in @value when it is there with @type, NULL when it is
+ * absent; FALSE with @error when it is there with another type. */
 static gboolean
 mg_status_lookup(
     GVariantDict *d, const char *key, const GVariantType *type, GVariant **value, GError **error)
 {
 	*value = g_variant_dict_lookup_value(d, key, NULL);
-	if (*value == NULL)
-		return FALSE;
-	if (g_variant_is_of_type(*value, type))
+	if (*value == NULL || g_variant_is_of_type(*value, type))
 		return TRUE;
 	g_set_error(error,
 		    MG_ERROR,
@@ -85,14 +83,16 @@ mg_status_lookup(
 	return FALSE;
 }
 
+/* Sets *@out from @key where it is there; returns FALSE from the calling
+ * function when it is there with another type. */
 #define MG_STATUS_GET(d, key, type, getter, out, error)                                            \
 	G_STMT_START                                                                               \
 	{                                                                                          \
 		g_autoptr(GVariant) v_ = NULL;                                                     \
-		if (mg_status_lookup((d), (key), G_VARIANT_TYPE(type), &v_, (error)))              \
-			*(out) = getter(v_);                                                       \
-		else if ((error) != NULL && *(error) != NULL)                                      \
+		if (!mg_status_lookup((d), (key), G_VARIANT_TYPE(type), &v_, (error)))             \
 			return FALSE;                                                              \
+		if (v_ != NULL)                                                                    \
+			*(out) = getter(v_);                                                       \
 	}                                                                                          \
 	G_STMT_END
 

@@ -112,6 +112,8 @@ test_status_unusable(void)
 		g_assert_false(mg_profile_status_from_variant(entry, &back, got, &error));
 		g_assert_nonnull(error);
 		g_assert_true(error->domain == MG_ERROR);
+		/* unusable whether or not the caller wants to know why */
+		g_assert_false(mg_profile_status_from_variant(entry, &back, got, NULL));
 	}
 }
 
