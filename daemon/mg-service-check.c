@@ -16,14 +16,12 @@ mg_service_manages(MgService *self, NMConnection *c)
 	MgDeviceClass device_class = mg_profile_class(c);
 	MgSnapshot snap;
 	g_auto(MgPolicy) policy = { 0 };
-	gboolean manages;
 
 	if (device_class == MG_DEVICE_CLASS_NONE)
 		return FALSE;
 	mg_profile_policy(&self->rt.config, self->rt.catalogue, c, device_class, &policy);
 	mg_service_snapshot(self, c, device_class, &policy, &snap);
-	manages = mg_snapshot_manages(&snap);
-	return manages;
+	return mg_snapshot_manages(&snap);
 }
 
 GVariant *
@@ -47,7 +45,7 @@ mg_service_get_link_check(MgService *self, const char *profile)
 /* A conflict: the address is burned, so the history keeps it from ever
  * being handed out again. */
 static void
-mg_service_burn(MgService *self, NMConnection *c, MgProfileState *p, const char *why, gint64 now)
+mg_service_burn(MgService *self, NMConnection *c, MgProfileState *p, const char *iface, gint64 now)
 {
 	g_autofree char *digest = mg_state_log_digest(self->rt.state, &p->address);
 
@@ -55,18 +53,21 @@ mg_service_burn(MgService *self, NMConnection *c, MgProfileState *p, const char 
 	mg_state_remember(self->rt.state, &p->address, now);
 	g_message("profile '%s' on %s: another station uses address #%s: %s",
 		  nm_connection_get_id(c),
-		  why,
+		  iface,
 		  digest,
 		  p->evidence);
 }
 
+/* @policy: the profile's, as the decision saw it. */
 static MgReportOutcome
-mg_service_carry_out_report(
-    MgService *self, NMRemoteConnection *rc, MgProfileState *p, MgReport r, const char *iface)
+mg_service_carry_out_report(MgService *self,
+			    NMRemoteConnection *rc,
+			    const MgPolicy *policy,
+			    MgProfileState *p,
+			    MgReport r,
+			    const char *iface)
 {
 	NMConnection *c = NM_CONNECTION(rc);
-	MgDeviceClass device_class = mg_profile_class(c);
-	g_auto(MgPolicy) policy = { 0 };
 	gboolean assigned;
 
 	if ((r.actions & MG_DO_BURN) != 0)
@@ -84,11 +85,10 @@ mg_service_carry_out_report(
 	mg_service_commit_soon(self);
 	if ((r.actions & MG_DO_ASSIGN) == 0)
 		return r.outcome;
-	mg_profile_policy(&self->rt.config, self->rt.catalogue, c, device_class, &policy);
 	assigned = mg_service_assign(self,
 				     rc,
-				     device_class,
-				     &policy,
+				     mg_profile_class(c),
+				     policy,
 				     TRUE,
 				     (r.actions & MG_DO_REACTIVATE) != 0 ? iface : NULL);
 	/* No address to draw, or no save: the verdict is recorded all the same. */
@@ -108,6 +108,7 @@ mg_service_report_verdict(MgService *self,
 	NMRemoteConnection *rc;
 	NMConnection *c;
 	MgProfileState *p;
+	MgDeviceClass device_class;
 	MgVerdict verdict;
 	MgSnapshot snap;
 	g_auto(MgPolicy) policy = { 0 };
@@ -121,9 +122,10 @@ mg_service_report_verdict(MgService *self,
 	if (rc == NULL)
 		return NULL;
 	c = NM_CONNECTION(rc);
+	device_class = mg_profile_class(c);
 	p = mg_state_get_profile(self->rt.state, nm_connection_get_uuid(c));
-	mg_profile_policy(&self->rt.config, self->rt.catalogue, c, mg_profile_class(c), &policy);
-	mg_service_snapshot(self, c, mg_profile_class(c), &policy, &snap);
+	mg_profile_policy(&self->rt.config, self->rt.catalogue, c, device_class, &policy);
+	mg_service_snapshot(self, c, device_class, &policy, &snap);
 	r = mg_report_decide(&snap,
 			     p != NULL && p->has_address && mg_mac_equal(&p->address, &mac),
 			     verdict,
@@ -143,5 +145,6 @@ mg_service_report_verdict(MgService *self,
 			  duration_ms,
 			  evidence);
 	}
-	return mg_report_outcome_to_string(mg_service_carry_out_report(self, rc, p, r, iface));
+	return mg_report_outcome_to_string(
+	    mg_service_carry_out_report(self, rc, &policy, p, r, iface));
 }
