@@ -3,7 +3,6 @@
 
 #include "mg-config-edit.h"
 
-#include <glib/gi18n-lib.h>
 #include <string.h>
 
 #include "mg-config.h"
@@ -19,6 +18,16 @@ mg_config_section(MgDeviceClass device_class)
 	return "ethernet";
 }
 
+/* Whether macguised would load @text. */
+static gboolean
+mg_config_check(const char *text, gsize len, GError **error)
+{
+	g_auto(MgConfig) config = { 0 };
+
+	mg_config_init_default(&config);
+	return mg_config_load_from_data(&config, text, len, error);
+}
+
 char *
 mg_config_edit_default(const char *text,
 		       MgDeviceClass device_class,
@@ -27,7 +36,6 @@ mg_config_edit_default(const char *text,
 		       GError **error)
 {
 	g_autoptr(GKeyFile) kf = g_key_file_new();
-	g_auto(MgConfig) check = { 0 };
 	const char *section = mg_config_section(device_class);
 	g_autofree char *out = NULL;
 	gsize len = 0;
@@ -35,8 +43,7 @@ mg_config_edit_default(const char *text,
 	if (text != NULL && text[0] != '\0') {
 		/* What macguised would refuse is not ours to rewrite. */
 		g_autoptr(GError) local = NULL;
-		mg_config_init_default(&check);
-		if (!mg_config_load_from_data(&check, text, strlen(text), &local)) {
+		if (!mg_config_check(text, strlen(text), &local)) {
 			/* an unreadable file is a bad configuration too */
 			g_set_error_literal(error, MG_ERROR, MG_ERROR_CONFIG, local->message);
 			return NULL;
@@ -45,24 +52,13 @@ mg_config_edit_default(const char *text,
 			kf, text, (gsize)-1, G_KEY_FILE_KEEP_COMMENTS, error))
 			return NULL;
 	}
-	if (!g_strv_contains(mg_policy_names(), key)) {
-		g_autofree char *all = g_strjoinv(", ", (char **)mg_policy_names());
-		g_set_error(error,
-			    MG_ERROR,
-			    MG_ERROR_CONFIG,
-			    _("'%s' is not a macguise setting; the settings are %s"),
-			    key,
-			    all);
-		return NULL;
-	}
 	if (value != NULL)
 		g_key_file_set_value(kf, section, key, value);
 	else if (g_key_file_has_group(kf, section))
 		g_key_file_remove_key(kf, section, key, NULL);
 	out = g_key_file_to_data(kf, &len, NULL);
-	mg_config_clear(&check);
-	mg_config_init_default(&check);
-	if (!mg_config_load_from_data(&check, out, len, error))
+	/* An unknown key or a bad value: the loader's own error, naming it. */
+	if (!mg_config_check(out, len, error))
 		return NULL;
 	return g_steal_pointer(&out);
 }
