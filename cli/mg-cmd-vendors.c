@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* macguise vendors: the catalogue, with each weight and where it comes from. */
+/* macguise vendors: the catalogue, with each weight, where it comes from, and
+ * the rule that keeps blocks of the wrong age out of the draw. */
 #define G_LOG_DOMAIN "macguise"
 
 #include "config.h"
@@ -7,6 +8,11 @@
 #include <glib/gi18n.h>
 
 #include "mg-cli.h"
+#include "mg-generator.h"
+
+static const MgDeviceClass mg_each_class[] = { MG_DEVICE_CLASS_WIFI,
+					       MG_DEVICE_CLASS_ETHERNET,
+					       MG_DEVICE_CLASS_AP };
 
 static guint
 mg_vendor_count_entries(const MgVendor *v, MgDeviceClass device_class)
@@ -20,11 +26,30 @@ mg_vendor_count_entries(const MgVendor *v, MgDeviceClass device_class)
 	return n;
 }
 
+/* The sum of the class's weights over the catalogue: shares are of it. */
+static guint64
+mg_class_total(GPtrArray *vendors, MgDeviceClass device_class)
+{
+	guint64 total = 0;
+	for (guint i = 0; i < vendors->len; i++)
+		total += mg_vendor_weight(g_ptr_array_index(vendors, i), device_class);
+	return total;
+}
+
+/* YYYY-MM-DD of Unix seconds; newly allocated. */
+static char *
+mg_day_text(gint64 when)
+{
+	g_autoptr(GDateTime) t = g_date_time_new_from_unix_utc(when);
+	return g_date_time_format(t, "%Y-%m-%d");
+}
+
 static JsonNode *
-mg_vendor_json(const MgVendor *v, MgDeviceClass device_class, double share)
+mg_vendor_json(const MgVendor *v, MgDeviceClass shown, GPtrArray *vendors)
 {
 	JsonObject *o = json_object_new();
 	JsonArray *orgs = json_array_new();
+	JsonObject *weights = json_object_new();
 	JsonArray *blocks = json_array_new();
 	JsonNode *node = json_node_new(JSON_NODE_OBJECT);
 
@@ -34,49 +59,108 @@ mg_vendor_json(const MgVendor *v, MgDeviceClass device_class, double share)
 		json_array_add_string_element(orgs, g_ptr_array_index(v->organizations, i));
 	json_object_set_array_member(o, "organizations", orgs);
 	json_object_set_member(o, "classes", mg_cli_class_json(v->classes));
-	json_object_set_int_member(o, "weight", v->weight);
-	json_object_set_double_member(o, "share", share);
-	json_object_set_string_member(o, "weight_source", v->weight_source);
+	for (guint c = 0; c < G_N_ELEMENTS(mg_each_class); c++) {
+		MgDeviceClass one = mg_each_class[c];
+		JsonObject *w;
+		if ((one & shown & v->classes) == 0)
+			continue;
+		w = json_object_new();
+		json_object_set_int_member(w, "weight", mg_vendor_weight(v, one));
+		json_object_set_double_member(
+		    w, "share", mg_vendor_weight(v, one) / (double)mg_class_total(vendors, one));
+		json_object_set_string_member(w, "source", mg_vendor_weight_source(v, one));
+		json_object_set_object_member(weights, mg_device_class_to_string(one), w);
+	}
+	json_object_set_object_member(o, "weights", weights);
 	json_object_set_string_member(o, "products", v->products);
 	for (guint i = 0; i < v->entries->len; i++) {
 		const MgCatalogueEntry *e = g_ptr_array_index(v->entries, i);
 		g_autofree char *hex = NULL;
-		if ((e->classes & device_class) == 0)
+		g_autofree char *registered = NULL;
+		JsonObject *b;
+		if ((e->classes & shown) == 0)
 			continue;
 		hex = mg_prefix_to_string(&e->prefix);
-		json_array_add_string_element(blocks, hex);
+		registered = mg_day_text(e->registered);
+		b = json_object_new();
+		json_object_set_string_member(b, "block", hex);
+		json_object_set_string_member(b, "registered", registered);
+		json_object_set_string_member(b, "era", mg_era_to_string(e->era));
+		json_array_add_object_element(blocks, b);
 	}
 	json_object_set_array_member(o, "blocks", blocks);
 	json_node_take_object(node, o);
 	return node;
 }
 
-static void
-mg_vendors_print_table(GPtrArray *shown, MgDeviceClass device_class, guint64 total)
+/* The age rule as it stands today, for JSON. */
+static JsonNode *
+mg_age_rule_json(gint64 now)
 {
+	JsonObject *o = json_object_new();
+	JsonNode *node = json_node_new(JSON_NODE_OBJECT);
+	gint64 day = 24 * 60 * 60;
+	g_autofree char *young = mg_day_text(now - MG_BLOCK_MIN_AGE_DAYS * day);
+	g_autofree char *old = mg_day_text(now - MG_BLOCK_WIFI_OLD_DAYS * day);
+
+	json_object_set_int_member(o, "min_age_days", MG_BLOCK_MIN_AGE_DAYS);
+	json_object_set_string_member(o, "drawn_if_registered_by", young);
+	json_object_set_int_member(o, "wifi_old_age_days", MG_BLOCK_WIFI_OLD_DAYS);
+	json_object_set_string_member(o, "wifi_old_if_registered_before", old);
+	json_object_set_double_member(o, "wifi_old_factor", 1.0 / MG_BLOCK_WIFI_OLD_DIVISOR);
+	json_node_take_object(node, o);
+	return node;
+}
+
+static void
+mg_vendors_print_class(GPtrArray *vendors, MgDeviceClass device_class)
+{
+	guint64 total = mg_class_total(vendors, device_class);
+
+	/* TRANSLATORS: a heading; %s is a device class: wifi, ethernet or ap */
+	g_print(_("Class %s\n"), mg_device_class_to_string(device_class));
 	/* TRANSLATORS: column headings; keep each within its width */
-	g_print("%-12s %-34s %7s %7s %-14s %6s  %s\n",
+	g_print("  %-12s %-30s %7s %6s %-10s\n",
 		_("ID"),
 		_("NAME"),
-		_("WEIGHT"),
 		_("SHARE"),
-		_("CLASSES"),
 		_("BLOCKS"),
-		_("SOURCE"));
-	for (guint i = 0; i < shown->len; i++) {
-		const MgVendor *v = g_ptr_array_index(shown, i);
-		g_print("%-12s %-34s %7u %6.2f%% %-14s %6u  %s\n",
+		_("NEWEST"));
+	for (guint i = 0; i < vendors->len; i++) {
+		const MgVendor *v = g_ptr_array_index(vendors, i);
+		gint64 newest = G_MININT64;
+		g_autofree char *newest_text = NULL;
+		if ((v->classes & device_class) == 0)
+			continue;
+		for (guint j = 0; j < v->entries->len; j++)
+			newest = MAX(newest,
+				     ((const MgCatalogueEntry *)g_ptr_array_index(v->entries, j))
+					 ->registered);
+		newest_text = mg_day_text(newest);
+		g_print("  %-12s %-30s %6.2f%% %6u %-10s\n",
 			v->id,
 			v->name,
-			v->weight,
-			100.0 * v->weight / (double)total,
-			mg_device_class_to_string(v->classes),
+			100.0 * mg_vendor_weight(v, device_class) / (double)total,
 			mg_vendor_count_entries(v, device_class),
-			v->weight_source);
+			newest_text);
+		g_print("      %s\n", mg_vendor_weight_source(v, device_class));
 	}
-	g_print("\n%s\n",
-		_("ieee-blocks: the number of IEEE blocks the vendor's organisations hold in "
-		  "Debian's ieee-data (20220827)."));
+	g_print("\n");
+}
+
+static void
+mg_vendors_print_age_rule(gint64 now)
+{
+	gint64 day = 24 * 60 * 60;
+	g_autofree char *young = mg_day_text(now - MG_BLOCK_MIN_AGE_DAYS * day);
+	g_autofree char *old = mg_day_text(now - MG_BLOCK_WIFI_OLD_DAYS * day);
+
+	g_print(_("Within a vendor a block is drawn in proportion to its size. A block first\n"
+		  "registered after %s (under two years ago) is not drawn: it has hardly\n"
+		  "shipped. A Wi-Fi block registered before %s (over ten years ago) is drawn\n"
+		  "at a quarter of its weight: few such cards are still in use.\n"),
+		young,
+		old);
 }
 
 int
@@ -92,56 +176,52 @@ mg_cmd_vendors(int argc, char **argv)
 		  &class_text,
 		  N_("Only vendors with addresses for this class: wifi, ethernet or ap"),
 		  "CLASS" },
-		{ "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print a JSON array"), NULL },
+		{ "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print a JSON object"), NULL },
 		{ NULL },
 	};
 	g_autoptr(GError) error = NULL;
-	g_autoptr(GPtrArray) shown = g_ptr_array_new();
-	MgDeviceClass device_class = MG_DEVICE_CLASS_ALL;
+	MgDeviceClass shown = MG_DEVICE_CLASS_ALL;
+	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
 	MgCatalogue *cat;
 	GPtrArray *vendors;
-	guint64 total = 0;
 
 	if (!mg_cli_parse_options(
 		"vendors",
 		NULL,
-		_("List the vendor catalogue: each vendor's weight, its share of the draw,\n"
-		  "its device classes and where the weight comes from."),
+		_("List the vendor catalogue per device class: each vendor's share of the\n"
+		  "draw, how that share was derived, and the rule on block ages."),
 		entries,
 		&argc,
 		&argv))
 		return MG_EXIT_USAGE;
 	if (argc > 1)
 		return mg_cli_usage_error("vendors", _("unexpected argument '%s'"), argv[1]);
-	if (class_text != NULL && !mg_cli_parse_class("vendors", class_text, &device_class))
+	if (class_text != NULL && !mg_cli_parse_class("vendors", class_text, &shown))
 		return MG_EXIT_USAGE;
 	cat = mg_cli_catalogue(&error);
 	if (cat == NULL)
 		return mg_cli_failure("vendors", error);
-
 	vendors = mg_catalogue_get_vendors(cat);
-	for (guint i = 0; i < vendors->len; i++) {
-		MgVendor *v = g_ptr_array_index(vendors, i);
-		if (mg_vendor_count_entries(v, device_class) == 0)
-			continue;
-		g_ptr_array_add(shown, v);
-		total += v->weight;
-	}
 
 	if (json) {
-		g_autoptr(JsonNode) root = json_node_new(JSON_NODE_ARRAY);
+		g_autoptr(JsonNode) root = json_node_new(JSON_NODE_OBJECT);
+		JsonObject *o = json_object_new();
 		JsonArray *arr = json_array_new();
-		for (guint i = 0; i < shown->len; i++) {
-			const MgVendor *v = g_ptr_array_index(shown, i);
-			json_array_add_element(
-			    arr,
-			    mg_vendor_json(v, device_class, (double)v->weight / (double)total));
+		for (guint i = 0; i < vendors->len; i++) {
+			const MgVendor *v = g_ptr_array_index(vendors, i);
+			if ((v->classes & shown) != 0)
+				json_array_add_element(arr, mg_vendor_json(v, shown, vendors));
 		}
-		json_node_take_array(root, arr);
+		json_object_set_array_member(o, "vendors", arr);
+		json_object_set_member(o, "age_rule", mg_age_rule_json(now));
+		json_node_take_object(root, o);
 		mg_cli_print_json(root);
 		return MG_EXIT_OK;
 	}
-
-	mg_vendors_print_table(shown, device_class, total);
+	for (guint c = 0; c < G_N_ELEMENTS(mg_each_class); c++) {
+		if ((mg_each_class[c] & shown) != 0)
+			mg_vendors_print_class(vendors, mg_each_class[c]);
+	}
+	mg_vendors_print_age_rule(now);
 	return MG_EXIT_OK;
 }

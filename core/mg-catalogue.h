@@ -26,6 +26,9 @@ typedef enum {
 
 typedef struct _MgVendor MgVendor;
 
+/* The device classes as array indices, for per-class values. */
+#define MG_DEVICE_CLASS_COUNT 3
+
 typedef struct {
 	MgPrefix prefix;
 	const MgVendor *vendor;
@@ -33,7 +36,8 @@ typedef struct {
 	MgEra era;
 	guint64 serial_min; /* inclusive range the serial is drawn from */
 	guint64 serial_max;
-	char *why;  /* reason for an exception, or NULL */
+	gint64 registered; /* first seen registered: 00:00 UTC that day, Unix seconds */
+	char *why;         /* reason for an exception, or NULL */
 	guint line; /* where it stands in the table */
 } MgCatalogueEntry;
 
@@ -42,8 +46,8 @@ struct _MgVendor {
 	char *name;
 	GPtrArray *organizations; /* char*: the IEEE registry's spellings */
 	MgDeviceClass classes;
-	guint weight;
-	char *weight_source;
+	guint weight[MG_DEVICE_CLASS_COUNT]; /* per class: its share of the draws */
+	char *weight_source[MG_DEVICE_CLASS_COUNT]; /* how the weight was derived */
 	char *products;
 	GPtrArray *entries; /* MgCatalogueEntry*, owned by the catalogue */
 	guint line;
@@ -51,7 +55,7 @@ struct _MgVendor {
 
 typedef struct _MgCatalogue MgCatalogue;
 
-/* The source the weight of an "ieee-blocks" vendor comes from. */
+/* The source of a weight that counts the vendor's registry blocks. */
 #define MG_WEIGHT_SOURCE_IEEE_BLOCKS "ieee-blocks"
 
 MgCatalogue *mg_catalogue_new_from_data(const char *text, gsize len, GError **error);
@@ -65,6 +69,12 @@ GPtrArray *mg_catalogue_get_entries(MgCatalogue *catalogue);
 const MgVendor *mg_catalogue_find_vendor(MgCatalogue *catalogue, const char *name);
 /* The most specific row whose block holds @mac, or NULL. */
 const MgCatalogueEntry *mg_catalogue_lookup(MgCatalogue *catalogue, const MgMac *mac);
+
+/* The index of one class (WIFI, ETHERNET or AP) in per-class arrays. */
+guint mg_device_class_index(MgDeviceClass device_class);
+/* The vendor's weight for one class, 0 when it has none; its source or NULL. */
+guint mg_vendor_weight(const MgVendor *vendor, MgDeviceClass device_class);
+const char *mg_vendor_weight_source(const MgVendor *vendor, MgDeviceClass device_class);
 
 gboolean mg_device_class_parse(const char *text, MgDeviceClass *device_class, GError **error);
 /* "wifi", "ethernet", "ap" or a comma-separated set ("wifi,ethernet"); static. */

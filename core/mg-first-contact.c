@@ -25,9 +25,10 @@ mg_first_contact_mask(GString *out,
 		      MgRandom *rng,
 		      MgDeviceClass device_class,
 		      guint draws,
+		      gint64 now,
 		      GError **error)
 {
-	g_autoptr(MgGenerator) gen = mg_generator_new(catalogue, device_class, NULL, error);
+	g_autoptr(MgGenerator) gen = mg_generator_new(catalogue, device_class, NULL, now, error);
 
 	if (gen == NULL)
 		return FALSE;
@@ -45,7 +46,8 @@ mg_first_contact_mask(GString *out,
 }
 
 char *
-mg_first_contact_conf(MgCatalogue *catalogue, MgRandom *rng, guint draws, GError **error)
+mg_first_contact_conf(
+    MgCatalogue *catalogue, MgRandom *rng, guint draws, gint64 now, GError **error)
 {
 	g_autoptr(GString) out = g_string_new(
 	    "# Written by macguised at boot; it is drawn anew each time (see macguised(8)).\n"
@@ -56,8 +58,9 @@ mg_first_contact_conf(MgCatalogue *catalogue, MgRandom *rng, guint draws, GError
 	    "[connection-macguise-first-contact]\n");
 
 	if (!mg_first_contact_mask(
-		out, "ethernet", catalogue, rng, MG_DEVICE_CLASS_ETHERNET, draws, error) ||
-	    !mg_first_contact_mask(out, "wifi", catalogue, rng, MG_DEVICE_CLASS_WIFI, draws, error))
+		out, "ethernet", catalogue, rng, MG_DEVICE_CLASS_ETHERNET, draws, now, error) ||
+	    !mg_first_contact_mask(
+		out, "wifi", catalogue, rng, MG_DEVICE_CLASS_WIFI, draws, now, error))
 		return NULL;
 	return g_string_free(g_steal_pointer(&out), FALSE);
 }

@@ -18,6 +18,8 @@ G_BEGIN_DECLS
 #define MG_FIRST_CONTACT_FILE "90-macguise-first-contact.conf"
 #define MG_FIRST_CONTACT_DRAWS 64
 
-char *mg_first_contact_conf(MgCatalogue *catalogue, MgRandom *rng, guint draws, GError **error);
+/* Drawn as the block-age rule allows at @now (Unix seconds). */
+char *mg_first_contact_conf(
+    MgCatalogue *catalogue, MgRandom *rng, guint draws, gint64 now, GError **error);
 
 G_END_DECLS

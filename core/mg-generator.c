@@ -11,12 +11,14 @@
 
 typedef struct {
 	const MgVendor *vendor;
-	guint32 cumulative; /* sum of the weights up to and including this one */
-	GPtrArray *entries; /* the vendor's rows usable for the class */
+	guint32 weight;     /* the vendor's weight for the class */
+	GPtrArray *entries; /* the vendor's rows drawable for the class now */
+	GArray *entry_cumulative; /* guint32: running sum of the rows' weights */
 } MgGeneratorVendor;
 
 struct _MgGenerator {
-	GArray *vendors; /* MgGeneratorVendor */
+	GArray *vendors;           /* MgGeneratorVendor */
+	GArray *vendor_cumulative; /* guint32: running sum of the vendors' weights */
 	guint32 total_weight;
 };
 
@@ -24,6 +26,7 @@ static void
 mg_generator_vendor_clear(MgGeneratorVendor *gv)
 {
 	g_clear_pointer(&gv->entries, g_ptr_array_unref);
+	g_clear_pointer(&gv->entry_cumulative, g_array_unref);
 }
 
 void
@@ -32,6 +35,7 @@ mg_generator_free(MgGenerator *generator)
 	if (generator == NULL)
 		return;
 	g_array_unref(generator->vendors);
+	g_array_unref(generator->vendor_cumulative);
 	g_free(generator);
 }
 
@@ -46,10 +50,51 @@ mg_entry_drawable_range(const MgCatalogueEntry *e, guint64 *lo, guint64 *hi)
 	return *lo <= *hi;
 }
 
+guint32
+mg_block_draw_weight(const MgCatalogueEntry *entry, MgDeviceClass device_class, gint64 now)
+{
+	gint64 age_days = (now - entry->registered) / (24 * 60 * 60);
+	guint64 lo, hi;
+	guint32 size;
+
+	if (!mg_entry_drawable_range(entry, &lo, &hi) || age_days < MG_BLOCK_MIN_AGE_DAYS)
+		return 0;
+	/* In MA-S units (4,096 addresses): an MA-L is 4,096 of them, an MA-M
+	 * 256, a row confined to fewer serials at least one. */
+	size = (guint32)MAX((entry->serial_max - entry->serial_min + 1) >> 12, 1);
+	if (device_class == MG_DEVICE_CLASS_WIFI && age_days > MG_BLOCK_WIFI_OLD_DAYS)
+		return size;
+	return size * MG_BLOCK_WIFI_OLD_DIVISOR;
+}
+
+/* The vendor's rows for the class, each with its weight at @now. */
+static void
+mg_generator_vendor_fill(MgGeneratorVendor *gv, MgDeviceClass device_class, gint64 now)
+{
+	guint32 sum = 0;
+
+	gv->entries = g_ptr_array_new();
+	gv->entry_cumulative = g_array_new(FALSE, FALSE, sizeof(guint32));
+	for (guint j = 0; j < gv->vendor->entries->len; j++) {
+		MgCatalogueEntry *e = g_ptr_array_index(gv->vendor->entries, j);
+		guint32 w;
+		if ((e->classes & device_class) == 0 || e->era != MG_ERA_CURRENT)
+			continue;
+		w = mg_block_draw_weight(e, device_class, now);
+		/* A table too big for the sum (no real one is) loses its tail. */
+		if (w == 0 || w > G_MAXUINT32 - sum)
+			continue;
+		sum += w;
+		g_ptr_array_add(gv->entries, e);
+		g_array_append_val(gv->entry_cumulative, sum);
+	}
+}
+
 MgGenerator *
 mg_generator_new(MgCatalogue *catalogue,
 		 MgDeviceClass device_class,
 		 const char *const *vendors,
+		 gint64 now,
 		 GError **error)
 {
 	g_autoptr(MgGenerator) gen = g_new0(MgGenerator, 1);
@@ -62,6 +107,7 @@ mg_generator_new(MgCatalogue *catalogue,
 			     NULL);
 
 	gen->vendors = g_array_new(FALSE, TRUE, sizeof(MgGeneratorVendor));
+	gen->vendor_cumulative = g_array_new(FALSE, FALSE, sizeof(guint32));
 	g_array_set_clear_func(gen->vendors, (GDestroyNotify)mg_generator_vendor_clear);
 
 	/* By the catalogue's own matching (id or name, any case). */
@@ -81,25 +127,19 @@ mg_generator_new(MgCatalogue *catalogue,
 
 	for (guint i = 0; i < all->len; i++) {
 		const MgVendor *v = g_ptr_array_index(all, i);
-		MgGeneratorVendor gv = { v, 0, g_ptr_array_new() };
+		MgGeneratorVendor gv = { v, 0, NULL, NULL };
 
-		if (requested->len > 0 && !g_ptr_array_find(requested, v, NULL)) {
-			g_ptr_array_unref(gv.entries);
+		if ((v->classes & device_class) == 0 ||
+		    (requested->len > 0 && !g_ptr_array_find(requested, v, NULL)))
+			continue;
+		gv.weight = mg_vendor_weight(v, device_class);
+		mg_generator_vendor_fill(&gv, device_class, now);
+		if (gv.entries->len == 0 || gv.weight > G_MAXUINT32 - gen->total_weight) {
+			mg_generator_vendor_clear(&gv);
 			continue;
 		}
-		for (guint j = 0; j < v->entries->len; j++) {
-			MgCatalogueEntry *e = g_ptr_array_index(v->entries, j);
-			guint64 lo, hi;
-			if ((e->classes & device_class) != 0 && e->era == MG_ERA_CURRENT &&
-			    mg_entry_drawable_range(e, &lo, &hi))
-				g_ptr_array_add(gv.entries, e);
-		}
-		if (gv.entries->len == 0) {
-			g_ptr_array_unref(gv.entries);
-			continue;
-		}
-		gen->total_weight += v->weight;
-		gv.cumulative = gen->total_weight;
+		gen->total_weight += gv.weight;
+		g_array_append_val(gen->vendor_cumulative, gen->total_weight);
 		g_array_append_val(gen->vendors, gv);
 	}
 	if (gen->vendors->len == 0) {
@@ -113,21 +153,32 @@ mg_generator_new(MgCatalogue *catalogue,
 	return g_steal_pointer(&gen);
 }
 
-static const MgGeneratorVendor *
-mg_generator_pick_vendor(MgGenerator *gen, MgRandom *rng)
+/* The first index whose running sum exceeds a uniform draw below the total:
+ * each index in proportion to its own weight. */
+static guint
+mg_pick_cumulative(MgRandom *rng, const GArray *cumulative)
 {
-	guint32 r = mg_random_uniform(rng, gen->total_weight);
-	guint lo = 0, hi = gen->vendors->len - 1;
+	guint lo = 0, hi = cumulative->len - 1;
+	guint32 r = mg_random_uniform(rng, g_array_index(cumulative, guint32, hi));
 
-	/* The first vendor whose cumulative weight exceeds r. */
 	while (lo < hi) {
 		guint mid = lo + (hi - lo) / 2;
-		if (g_array_index(gen->vendors, MgGeneratorVendor, mid).cumulative > r)
+		if (g_array_index(cumulative, guint32, mid) > r)
 			hi = mid;
 		else
 			lo = mid + 1;
 	}
-	return &g_array_index(gen->vendors, MgGeneratorVendor, lo);
+	return lo;
+}
+
+/* A row's share of its vendor's draws. */
+static double
+mg_generator_vendor_entry_share(const MgGeneratorVendor *gv, guint j)
+{
+	const GArray *c = gv->entry_cumulative;
+	guint32 before = j > 0 ? g_array_index(c, guint32, j - 1) : 0;
+	return (double)(g_array_index(c, guint32, j) - before) /
+	       g_array_index(c, guint32, c->len - 1);
 }
 
 gboolean
@@ -141,9 +192,10 @@ mg_generator_next(MgGenerator *gen,
 		  GError **error)
 {
 	for (guint attempt = 0; attempt < max_attempts; attempt++) {
-		const MgGeneratorVendor *gv = mg_generator_pick_vendor(gen, rng);
+		const MgGeneratorVendor *gv = &g_array_index(
+		    gen->vendors, MgGeneratorVendor, mg_pick_cumulative(rng, gen->vendor_cumulative));
 		const MgCatalogueEntry *e =
-		    g_ptr_array_index(gv->entries, mg_random_uniform(rng, gv->entries->len));
+		    g_ptr_array_index(gv->entries, mg_pick_cumulative(rng, gv->entry_cumulative));
 		guint64 lo, hi;
 		MgMac candidate;
 
@@ -226,7 +278,7 @@ mg_generator_vendor_share(const MgGenerator *gen, const MgVendor *vendor)
 	for (guint i = 0; i < gen->vendors->len; i++) {
 		const MgGeneratorVendor *gv = &g_array_index(gen->vendors, MgGeneratorVendor, i);
 		if (gv->vendor == vendor)
-			return (double)vendor->weight / gen->total_weight;
+			return (double)gv->weight / gen->total_weight;
 	}
 	return 0.0;
 }
@@ -237,23 +289,24 @@ mg_generator_same_vendor(const MgGenerator *gen)
 	double sum = 0.0;
 	for (guint i = 0; i < gen->vendors->len; i++) {
 		const MgGeneratorVendor *gv = &g_array_index(gen->vendors, MgGeneratorVendor, i);
-		double p = (double)gv->vendor->weight / gen->total_weight;
+		double p = (double)gv->weight / gen->total_weight;
 		sum += p * p;
 	}
 	return sum;
 }
 
-/* Sum over addresses of p(a)^2: vendor by weight, row uniformly, serial
- * uniformly over the row's drawable range, as mg_generator_next() draws. */
+/* Sum over addresses of p(a)^2: vendor by weight, row by its draw weight,
+ * serial uniformly over the row's drawable range, as mg_generator_next()
+ * draws. */
 double
 mg_generator_same_address(const MgGenerator *gen)
 {
 	double sum = 0.0;
 	for (guint i = 0; i < gen->vendors->len; i++) {
 		const MgGeneratorVendor *gv = &g_array_index(gen->vendors, MgGeneratorVendor, i);
-		double pv = (double)gv->vendor->weight / gen->total_weight;
-		double pe = pv / gv->entries->len;
+		double pv = (double)gv->weight / gen->total_weight;
 		for (guint j = 0; j < gv->entries->len; j++) {
+			double pe = pv * mg_generator_vendor_entry_share(gv, j);
 			guint64 lo, hi;
 			mg_entry_drawable_range(g_ptr_array_index(gv->entries, j), &lo, &hi);
 			/* n addresses, each with pe/n: n * (pe/n)^2 */
@@ -261,4 +314,17 @@ mg_generator_same_address(const MgGenerator *gen)
 		}
 	}
 	return sum;
+}
+
+double
+mg_generator_entry_share(const MgGenerator *gen, const MgCatalogueEntry *entry)
+{
+	for (guint i = 0; i < gen->vendors->len; i++) {
+		const MgGeneratorVendor *gv = &g_array_index(gen->vendors, MgGeneratorVendor, i);
+		guint j;
+		if (gv->vendor == entry->vendor && g_ptr_array_find(gv->entries, entry, &j))
+			return (double)gv->weight / gen->total_weight *
+			       mg_generator_vendor_entry_share(gv, j);
+	}
+	return 0.0;
 }

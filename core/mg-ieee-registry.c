@@ -95,7 +95,7 @@ mg_ieee_registry_add_csv(
 		if (fields->len < 3)
 			continue; /* a blank line, or a truncated one at the end */
 		if (!mg_prefix_parse(g_ptr_array_index(fields, 1), &prefix, NULL) ||
-		    prefix.bits != bits) {
+		    (bits != 0 && prefix.bits != bits)) {
 			g_set_error(error,
 				    MG_ERROR,
 				    MG_ERROR_REGISTRY,
@@ -137,6 +137,21 @@ mg_ieee_registry_new_from_dir(const char *dir, GError **error)
 			g_prefix_error(error, _("cannot read the IEEE registry %s: "), path);
 			return NULL;
 		}
+	}
+	return g_steal_pointer(&reg);
+}
+
+MgIeeeRegistry *
+mg_ieee_registry_new_from_file(const char *path, GError **error)
+{
+	g_autoptr(MgIeeeRegistry) reg = mg_ieee_registry_new();
+	g_autofree char *text = NULL;
+	gsize len = 0;
+
+	if (!g_file_get_contents(path, &text, &len, error) ||
+	    !mg_ieee_registry_add_csv(reg, text, len, 0, error)) {
+		g_prefix_error(error, _("cannot read the IEEE registry %s: "), path);
+		return NULL;
 	}
 	return g_steal_pointer(&reg);
 }

@@ -13,7 +13,11 @@ G_BEGIN_DECLS
 typedef struct _MgIeeeRegistry MgIeeeRegistry;
 
 MgIeeeRegistry *mg_ieee_registry_new_from_dir(const char *dir, GError **error);
-/* One CSV file's text, for tests and fuzzing; @bits says which registry. */
+/* One file in ieee-data's CSV form holding blocks of every size (the
+ * catalogue's vendored registry snapshot). */
+MgIeeeRegistry *mg_ieee_registry_new_from_file(const char *path, GError **error);
+/* One CSV file's text, for tests and fuzzing; @bits says which registry, or 0
+ * for a file that mixes them (each assignment's length tells). */
 gboolean mg_ieee_registry_add_csv(
     MgIeeeRegistry *registry, const char *text, gsize len, MgBlockSize bits, GError **error);
 MgIeeeRegistry *mg_ieee_registry_new(void);

@@ -270,7 +270,13 @@ mg_profile_draw(MgCatalogue *catalogue,
 	    mg_generator_vendor_block(catalogue, hardware, &block))
 		return mg_generator_next_in_block(
 		    &block, rng, mg_profile_accept, &d, MG_PROFILE_MAX_ATTEMPTS, mac, error);
-	gen = mg_generator_new(catalogue, want, (const char *const *)policy->vendors, error);
+	/* The block-age rule reads the machine's clock, as the issue of blocks
+	 * does: a block too new to be filled today may be drawn next year. */
+	gen = mg_generator_new(catalogue,
+			       want,
+			       (const char *const *)policy->vendors,
+			       g_get_real_time() / G_USEC_PER_SEC,
+			       error);
 	if (gen == NULL)
 		return FALSE;
 	return mg_generator_next(

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The build-time catalogue check, run as a test: the shipped table passes
-against Debian's ieee-data, and each kind of bad row fails it by name."""
+"""The build-time catalogue check, run as a test: the shipped table is what
+the vendored evidence derives and passes against Debian's ieee-data and the
+vendored registry snapshot, and each kind of bad row fails it by name."""
 import csv
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -15,19 +17,24 @@ TOOL = sys.argv[1]
 SRC = os.environ["MG_SOURCE_ROOT"]
 IEEE = os.environ["MG_IEEE_DATA_DIR"]
 TABLE = os.path.join(SRC, "data", "vendors.table")
+SNAPSHOT = os.path.join(SRC, "data", "evidence", "ieee-registry-20260625.csv")
 
 
-def run(*args):
-    return subprocess.run([TOOL, "--ieee-dir", IEEE, *args],
+def run(*args, snapshot=SNAPSHOT):
+    return subprocess.run([TOOL, "--ieee-dir", IEEE, "--snapshot", snapshot, *args],
                           capture_output=True, text=True, timeout=60)
 
 
-def registry():
+def registry_file(path):
+    with open(path, encoding="utf-8") as f:
+        return {r["Assignment"].upper(): r["Organization Name"].strip()
+                for r in csv.DictReader(f)}
+
+
+def registry(directory):
     blocks = {}
     for name in ("oui.csv", "mam.csv", "oui36.csv"):
-        with open(os.path.join(IEEE, name), encoding="utf-8") as f:
-            for r in csv.DictReader(f):
-                blocks[r["Assignment"].upper()] = r["Organization Name"].strip()
+        blocks.update(registry_file(os.path.join(directory, name)))
     return blocks
 
 
@@ -44,29 +51,45 @@ def unregistered_blocks(blocks, count):
     raise AssertionError("registry is full")
 
 
-def write(text):
-    f = tempfile.NamedTemporaryFile("w", suffix=".table", delete=False)
+def write(text, suffix=".table"):
+    f = tempfile.NamedTemporaryFile("w", suffix=suffix, delete=False)
     f.write(text)
     f.close()
     return f.name
 
 
 @mgtap.test
-def shipped_table_passes_with_exact_weights():
+def shipped_table_passes_and_says_which_registry_vouched():
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "checked.table")
-        p = run("--strict-weights", "--output", out, TABLE)
+        p = run("--output", out, TABLE)
         assert p.returncode == 0, p.stderr
         assert "all registered" in p.stdout, p.stdout
+        m = re.search(r"(\d+) by ieee-data .*, (\d+) newer ones by the registry snapshot",
+                      p.stdout)
+        assert m and int(m.group(1)) > 1000 and int(m.group(2)) > 0, p.stdout
         with open(out, encoding="utf-8") as a, open(TABLE, encoding="utf-8") as b:
             assert a.read() == b.read()
 
 
 @mgtap.test
+def shipped_table_is_what_the_evidence_derives():
+    # Every weight and row is reproduced from data/evidence by the tool.
+    p = subprocess.run([sys.executable, os.path.join(SRC, "tools", "catalogue-build.py"),
+                        "derive"], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    with open(TABLE, encoding="utf-8") as f:
+        assert p.stdout == f.read(), "data/vendors.table differs from what " \
+            "tools/catalogue-build.py derives: run it with -o data/vendors.table"
+
+
+@mgtap.test
 def every_shipped_prefix_belongs_to_its_vendor():
-    # Independent of the C tool: re-read the table and the registry here.
-    blocks = registry()
-    orgs, n = [], 0
+    # Independent of the C tool: re-read the table and both registries here,
+    # ieee-data first where it knows the block.
+    blocks = registry(IEEE)
+    snapshot = registry_file(SNAPSHOT)
+    orgs, n, by_snapshot = [], 0, 0
     with open(TABLE, encoding="utf-8") as f:
         for line in f:
             words = line.split()
@@ -78,63 +101,80 @@ def every_shipped_prefix_belongs_to_its_vendor():
                 orgs.append(line.split(None, 1)[1].strip())
             elif words[0] == "prefix":
                 n += 1
-                assert blocks.get(words[1]) in orgs, (words[1], blocks.get(words[1]), orgs)
-    assert n >= 300, n
+                org = blocks.get(words[1])
+                if org is None:
+                    org = snapshot.get(words[1])
+                    by_snapshot += 1
+                assert org in orgs, (words[1], org, orgs)
+                assert re.fullmatch(r"registered=\d{4}-\d\d-\d\d", words[2]), line
+    assert n >= 1000 and 0 < by_snapshot < n, (n, by_snapshot)
+
+
+@mgtap.test
+def every_weight_says_where_it_comes_from():
+    with open(TABLE, encoding="utf-8") as f:
+        weights = [line.split(None, 3) for line in f if line.startswith("  weight ")]
+    assert weights
+    for _, cls, n, source in weights:
+        assert cls in ("wifi", "ethernet", "ap") and int(n) > 0, (cls, n)
+        assert source.startswith(("survey: ", "long tail: ", "ieee-blocks")), source
+        if cls == "ap":
+            assert source.strip() == "ieee-blocks", source
+        else:
+            assert "linux-hardware.org" in source or "ieee-blocks" in source, source
 
 
 @mgtap.test
 def each_bad_row_is_listed_and_the_table_refused():
-    blocks = registry()
-    free6, free_for_mam, free_for_ghost = unregistered_blocks(blocks, 3)
+    blocks = registry(IEEE)
+    free6, free_for_mam, free_for_ghost, newer, newer_other = unregistered_blocks(blocks, 5)
     pi_block = next(a for a, o in blocks.items() if o == "Raspberry Pi Trading Ltd")
     intel_block = next(a for a, o in blocks.items() if o == "Intel Corporate" and len(a) == 6)
+    snapshot = write("Registry,Assignment,Organization Name,Organization Address\n"
+                     f"MA-L,{newer},Intel Corporate,Santa Clara\n"
+                     f"MA-L,{newer_other},Somebody Else Ltd,Elsewhere\n",
+                     suffix=".csv")
     text = (
         "vendor intel\n"
         "  name Intel\n"
         "  organization Intel Corporate\n"
-        "  classes wifi\n"
-        "  weight 1 ieee-blocks\n"
+        "  classes wifi ap\n"
+        "  weight wifi 1 survey: cited\n"
+        "  weight ap 5 ieee-blocks\n"
         "  products cards\n"
-        f"  prefix {intel_block}\n"             # line 7: good
-        f"  prefix {pi_block}\n"                # line 8: someone else's
-        f"  prefix {free6}\n"                   # line 9: unregistered
-        f"  prefix {free_for_mam}0\n"           # line 10: not an MA-M block
-        "vendor ghost\n"                        # line 11
+        f"  prefix {intel_block} registered=2015-01-01\n"   # line 8: good (ieee-data)
+        f"  prefix {pi_block} registered=2015-01-01\n"      # line 9: someone else's
+        f"  prefix {free6} registered=2015-01-01\n"         # line 10: unregistered
+        f"  prefix {free_for_mam}0 registered=2015-01-01\n"  # line 11: not an MA-M block
+        f"  prefix {newer} registered=2025-01-01\n"         # line 12: good (snapshot)
+        f"  prefix {newer_other} registered=2025-01-01\n"   # line 13: snapshot, not Intel
+        "vendor ghost\n"                                    # line 14
         "  name Ghost\n"
         "  organization Nobody Registered This Ltd\n"
         "  classes ethernet\n"
-        "  weight 2 cited: nothing\n"
+        "  weight ethernet 2 survey: nothing\n"
         "  products none\n"
-        f"  prefix {free_for_ghost}\n"
+        f"  prefix {free_for_ghost} registered=2015-01-01\n"
     )
     path = write(text)
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "checked.table")
-        p = run("--strict-weights", "--output", out, path)
+        p = run("--output", out, path, snapshot=snapshot)
         assert p.returncode == 1, (p.returncode, p.stderr)
         err = p.stderr
-        assert "line 8: vendor intel" in err and "Raspberry Pi Trading Ltd" in err, err
-        assert f"line 9: vendor intel: {free6} is not a registered MA-L block" in err, err
-        assert f"line 10: vendor intel: {free_for_mam}0 is not a registered MA-M block" in err, err
-        assert "line 11: vendor ghost: organisation 'Nobody Registered This Ltd'" in err, err
-        assert "error: vendor intel: weight 1, but its organisations hold" in err, err
-        assert "line 7:" not in err, err
+        assert "line 9: vendor intel" in err and "Raspberry Pi Trading Ltd' (ieee-data)" in err, err
+        assert (f"line 10: vendor intel: {free6} is not a registered MA-L block in ieee-data "
+                "or the snapshot") in err, err
+        assert f"line 11: vendor intel: {free_for_mam}0 is not a registered MA-M block" in err, err
+        assert (f"line 13: vendor intel: {newer_other} is registered to 'Somebody Else Ltd' "
+                "(the registry snapshot)") in err, err
+        assert "line 14: vendor ghost: organisation 'Nobody Registered This Ltd'" in err, err
+        assert "vendor intel: ap weight 5, but it lists 6 blocks" in err, err
+        assert "line 8:" not in err and "line 12:" not in err, err
         assert "not accepted" in err, err
         assert not os.path.exists(out), "a refused table must not be written"
     os.unlink(path)
-
-
-@mgtap.test
-def weight_mismatch_warns_without_strict():
-    blocks = registry()
-    intel_block = next(a for a, o in blocks.items() if o == "Intel Corporate" and len(a) == 6)
-    path = write("vendor intel\n  name Intel\n  organization Intel Corporate\n"
-                 "  classes wifi\n  weight 1 ieee-blocks\n  products cards\n"
-                 f"  prefix {intel_block}\n")
-    p = run(path)
-    assert p.returncode == 0, p.stderr
-    assert "warning: vendor intel: weight 1" in p.stderr, p.stderr
-    os.unlink(path)
+    os.unlink(snapshot)
 
 
 @mgtap.test
@@ -149,9 +189,14 @@ def malformed_table_names_the_line():
 @mgtap.test
 def missing_registry_is_a_clear_error():
     with tempfile.TemporaryDirectory() as d:
-        p = subprocess.run([TOOL, "--ieee-dir", d, TABLE], capture_output=True, text=True)
+        p = subprocess.run([TOOL, "--ieee-dir", d, "--snapshot", SNAPSHOT, TABLE],
+                           capture_output=True, text=True)
         assert p.returncode == 1
         assert "oui.csv" in p.stderr and "ieee-data" in p.stderr, p.stderr
+        p = run(TABLE, snapshot=os.path.join(d, "none.csv"))
+        assert p.returncode == 1 and "none.csv" in p.stderr, p.stderr
+        p = subprocess.run([TOOL, "--ieee-dir", IEEE, TABLE], capture_output=True, text=True)
+        assert p.returncode == 2 and "--snapshot" in p.stderr, p.stderr
 
 
 mgtap.run()

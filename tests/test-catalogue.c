@@ -12,8 +12,12 @@
 	"  name Acme\n"                                                                            \
 	"  organization Acme Networks\n"                                                           \
 	"  classes wifi ethernet\n"                                                                \
-	"  weight 3 ieee-blocks\n"                                                                 \
+	"  weight wifi 3 ieee-blocks\n"                                                            \
+	"  weight ethernet 2 cited: a survey\n"                                                    \
 	"  products test cards\n"
+
+/* A registration date: every row needs one. */
+#define REG " registered=2015-03-01"
 
 static MgCatalogue *
 parse(const char *text, GError **error)
@@ -25,19 +29,19 @@ static void
 test_catalogue_parse_good(void)
 {
 	g_autoptr(GError) error = NULL;
-	g_autoptr(MgCatalogue) cat = parse("# a comment\n" VENDOR_HEAD "  prefix 8CF8C5\n"
-					   "  prefix 646266D classes=ethernet serial=00010-000FF\n"
-					   "  prefix 00E04C era=current why=still made today\n"
-					   "  prefix 000102\n"
+	g_autoptr(MgCatalogue) cat = parse("# a comment\n" VENDOR_HEAD "  prefix 8CF8C5" REG "\n"
+					   "  prefix 646266D classes=ethernet serial=00010-000FF" REG "\n"
+					   "  prefix 00E04C" REG " era=current why=still made today\n"
+					   "  prefix 000102" REG "\n"
 					   "\n"
 					   "vendor other\n"
 					   "  name Other Co\n"
 					   "  organization Other\n"
 					   "  organization Other Inc.\n"
 					   "  classes ethernet\n"
-					   "  weight 7 cited: a made-up survey\n"
+					   "  weight ethernet 7 cited: a made-up survey\n"
 					   "  products boards\n"
-					   "  prefix 70B3D5C4B\n",
+					   "  prefix 70B3D5C4B" REG "\n",
 					   &error);
 	const MgVendor *acme;
 	const MgCatalogueEntry *e;
@@ -50,13 +54,18 @@ test_catalogue_parse_good(void)
 
 	acme = mg_catalogue_find_vendor(cat, "ACME");
 	g_assert_nonnull(acme);
-	g_assert_cmpstr(acme->weight_source, ==, "ieee-blocks");
-	g_assert_cmpuint(acme->weight, ==, 3);
+	g_assert_cmpstr(mg_vendor_weight_source(acme, MG_DEVICE_CLASS_WIFI), ==, "ieee-blocks");
+	g_assert_cmpuint(mg_vendor_weight(acme, MG_DEVICE_CLASS_WIFI), ==, 3);
+	g_assert_cmpuint(mg_vendor_weight(acme, MG_DEVICE_CLASS_ETHERNET), ==, 2);
+	g_assert_cmpuint(mg_vendor_weight(acme, MG_DEVICE_CLASS_AP), ==, 0);
+	g_assert_null(mg_vendor_weight_source(acme, MG_DEVICE_CLASS_AP));
 	g_assert_cmpint(acme->classes, ==, MG_DEVICE_CLASS_WIFI | MG_DEVICE_CLASS_ETHERNET);
 	g_assert_nonnull(mg_catalogue_find_vendor(cat, "other co"));
 	g_assert_null(mg_catalogue_find_vendor(cat, "nobody"));
-	g_assert_cmpstr(
-	    mg_catalogue_find_vendor(cat, "other")->weight_source, ==, "cited: a made-up survey");
+	g_assert_cmpstr(mg_vendor_weight_source(mg_catalogue_find_vendor(cat, "other"),
+						MG_DEVICE_CLASS_ETHERNET),
+			==,
+			"cited: a made-up survey");
 
 	g_assert_true(mg_mac_parse("64:62:66:d0:00:20", &mac, NULL));
 	e = mg_catalogue_lookup(cat, &mac);
@@ -69,6 +78,8 @@ test_catalogue_parse_good(void)
 	g_assert_true(mg_mac_parse("64:62:66:e0:00:20", &mac, NULL));
 	g_assert_null(mg_catalogue_lookup(cat, &mac));
 
+	/* Dated to the day, 00:00 UTC. */
+	g_assert_cmpint(e->registered, ==, G_GINT64_CONSTANT(1425168000));
 	g_assert_true(mg_mac_parse("00:e0:4c:12:34:56", &mac, NULL));
 	e = mg_catalogue_lookup(cat, &mac);
 	g_assert_cmpint(e->era, ==, MG_ERA_CURRENT);
@@ -92,32 +103,42 @@ static const MgBadCase bad_cases[] = {
 	{ "vendor acme\n", "has no name line" },
 	{ "thing acme\n", "expected 'vendor ID'" },
 	{ VENDOR_HEAD, "has no prefix line" },
-	{ VENDOR_HEAD "  prefix 8CF8C5\nvendor acme\n", "listed twice" },
-	{ VENDOR_HEAD "  prefix 8CF8C\n", "line 7: '8CF8C' is not a registry block" },
-	{ VENDOR_HEAD "  prefix 8EF8C5\n", "locally-administered" },
-	{ VENDOR_HEAD "  prefix 8DF8C5\n", "multicast" },
-	{ VENDOR_HEAD "  prefix 000102 era=current\n", "without why=" },
-	{ VENDOR_HEAD "  prefix 8CF8C5 era=ancient\n", "neither current nor legacy" },
-	{ VENDOR_HEAD "  prefix 8CF8C5 colour=blue\n", "unknown prefix option" },
-	{ VENDOR_HEAD "  prefix 8CF8C5 classes=bluetooth\n", "unknown device class" },
-	{ VENDOR_HEAD "  prefix 8CF8C5 serial=10\n", "is not LO-HI" },
-	{ VENDOR_HEAD "  prefix 8CF8C5 serial=20-10\n", "ascending" },
-	{ VENDOR_HEAD "  prefix 8CF8C5 serial=0-1000000\n", "within the block" },
-	{ VENDOR_HEAD "  prefix 646266D serial=0-100000\n", "within the block" },
-	{ VENDOR_HEAD "  prefix 8CF8C5 why=\n", "why= is empty" },
-	{ VENDOR_HEAD "  prefix 8CF8C5\n  prefix 8CF8C5\n", "overlaps" },
-	{ VENDOR_HEAD "  prefix 8CF8C5\n  prefix 8CF8C5A\n", "overlaps" },
-	{ VENDOR_HEAD "  prefix 8CF8C5\n  name Again\n", "after the first prefix" },
+	{ VENDOR_HEAD "  prefix 8CF8C5" REG "\nvendor acme\n", "listed twice" },
+	{ VENDOR_HEAD "  prefix 8CF8C\n", "line 8: '8CF8C' is not a registry block" },
+	{ VENDOR_HEAD "  prefix 8EF8C5" REG "\n", "locally-administered" },
+	{ VENDOR_HEAD "  prefix 8DF8C5" REG "\n", "multicast" },
+	{ VENDOR_HEAD "  prefix 000102 era=current" REG "\n", "without why=" },
+	{ VENDOR_HEAD "  prefix 8CF8C5 era=ancient" REG "\n", "neither current nor legacy" },
+	{ VENDOR_HEAD "  prefix 8CF8C5 colour=blue" REG "\n", "unknown prefix option" },
+	{ VENDOR_HEAD "  prefix 8CF8C5 classes=bluetooth" REG "\n", "unknown device class" },
+	{ VENDOR_HEAD "  prefix 8CF8C5 serial=10" REG "\n", "is not LO-HI" },
+	{ VENDOR_HEAD "  prefix 8CF8C5 serial=20-10" REG "\n", "ascending" },
+	{ VENDOR_HEAD "  prefix 8CF8C5 serial=0-1000000" REG "\n", "within the block" },
+	{ VENDOR_HEAD "  prefix 646266D serial=0-100000" REG "\n", "within the block" },
+	{ VENDOR_HEAD "  prefix 8CF8C5" REG " why=\n", "why= is empty" },
+	{ VENDOR_HEAD "  prefix 8CF8C5" REG "\n  prefix 8CF8C5" REG "\n", "overlaps" },
+	{ VENDOR_HEAD "  prefix 8CF8C5" REG "\n  prefix 8CF8C5A" REG "\n", "overlaps" },
+	{ VENDOR_HEAD "  prefix 8CF8C5" REG "\n  name Again\n", "after the first prefix" },
+	{ VENDOR_HEAD "  prefix 8CF8C5\n", "8CF8C5 has no registered= date" },
+	{ VENDOR_HEAD "  prefix 8CF8C5 registered=2015-13-01\n", "is not a date" },
+	{ VENDOR_HEAD "  prefix 8CF8C5 registered=15-03-01\n", "is not a date" },
+	{ VENDOR_HEAD "  prefix 8CF8C5 registered=2015-03-01x\n", "is not a date" },
 	{ VENDOR_HEAD "  colour blue\n", "unknown keyword" },
-	{ VENDOR_HEAD "  weight 4 ieee-blocks\n", "a second 'weight'" },
-	{ "vendor acme\n  name A\n  organization O\n  classes wifi\n  weight 0 x\n",
+	{ VENDOR_HEAD "  weight wifi 4 ieee-blocks\n", "a second weight for wifi" },
+	{ VENDOR_HEAD "  weight ap 4 ieee-blocks\n", "not among the vendor's classes" },
+	{ VENDOR_HEAD "  weight 4 ieee-blocks\n", "weight is not CLASS N SOURCE" },
+	{ VENDOR_HEAD "  weight radio 4 ieee-blocks\n", "unknown device class 'radio'" },
+	{ "vendor acme\n  name A\n  organization O\n  classes wifi\n  weight wifi 0 x\n",
 	  "not a whole number" },
-	{ "vendor acme\n  name A\n  organization O\n  classes wifi\n  weight 5\n",
-	  "has no source" },
+	{ "vendor acme\n  name A\n  organization O\n  classes wifi\n  weight wifi 5\n",
+	  "not CLASS N SOURCE" },
+	{ "vendor acme\n  name A\n  organization O\n  classes wifi ethernet\n"
+	  "  weight wifi 5 x\n  products p\n  prefix 8CF8C5" REG "\n",
+	  "has no weight line" },
 	{ "vendor acme\n  name A\n  organization O\n  classes radio\n", "unknown device class" },
 	{ "vendor acme\n  name A\n  organization O\n  prefix 8CF8C5\n", "before the classes" },
 	{ "vendor acme\n  name A\n  organization O\n  classes wifi\n  prefix 8CF8C5 "
-	  "classes=ethernet\n",
+	  "classes=ethernet" REG "\n",
 	  "not among the vendor's classes" },
 	{ "vendor acme\n  name\n", "has no value" },
 	{ "vendor acme\n  name \xff\n", "not valid UTF-8" },
@@ -157,6 +178,9 @@ test_catalogue_builtin(void)
 	g_autoptr(MgCatalogue) cat = mg_catalogue_new_builtin(&error);
 	GPtrArray *entries;
 	guint wifi_vendors = 0, ethernet_vendors = 0, ap_vendors = 0;
+	static const char *const left_out[] = { "hpe",	       "murata", "ampak", "lbl",
+						 "raspberrypi", "qualcomm", "broadcom" };
+	MgMac mac;
 
 	g_assert_no_error(error);
 	g_assert_nonnull(cat);
@@ -175,14 +199,27 @@ test_catalogue_builtin(void)
 	}
 	for (guint i = 0; i < mg_catalogue_get_vendors(cat)->len; i++) {
 		const MgVendor *v = g_ptr_array_index(mg_catalogue_get_vendors(cat), i);
-		g_assert_nonnull(v->weight_source);
+		for (guint c = 0; c < MG_DEVICE_CLASS_COUNT; c++)
+			g_assert_true((v->weight[c] == 0) == (v->weight_source[c] == NULL));
 		g_assert_nonnull(v->products);
 		wifi_vendors += (v->classes & MG_DEVICE_CLASS_WIFI) != 0;
 		ethernet_vendors += (v->classes & MG_DEVICE_CLASS_ETHERNET) != 0;
 		ap_vendors += (v->classes & MG_DEVICE_CLASS_AP) != 0;
 	}
-	g_assert_cmpuint(wifi_vendors, >=, 15);
+	g_assert_cmpuint(wifi_vendors, >=, 10);
 	g_assert_cmpuint(ap_vendors, >=, 10);
+	/* The wrong hardware is out: switches and access points (HPE), phone,
+	 * TV-box and IoT modules (Murata, AMPAK, LB-Link), single-board
+	 * computers and the Pico W microcontroller (Raspberry Pi). */
+	for (guint i = 0; i < G_N_ELEMENTS(left_out); i++)
+		g_assert_null(mg_catalogue_find_vendor(cat, left_out[i]));
+	g_assert_true(mg_mac_parse("28:cd:c1:00:00:01", &mac, NULL));
+	g_assert_null(mg_catalogue_lookup(cat, &mac));
+	/* Small registrations (MA-M, MA-S) are embedded runs, not laptop cards. */
+	for (guint i = 0; i < entries->len; i++)
+		g_assert_cmpint(((const MgCatalogueEntry *)g_ptr_array_index(entries, i))->prefix.bits,
+				==,
+				MG_BLOCK_MA_L);
 	/* Router makers serve hotspots only; a laptop card maker never does. */
 	g_assert_cmpint(mg_catalogue_find_vendor(cat, "tplink")->classes, ==, MG_DEVICE_CLASS_AP);
 	g_assert_cmpint(mg_catalogue_find_vendor(cat, "avm")->classes, ==, MG_DEVICE_CLASS_AP);

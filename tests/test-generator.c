@@ -9,6 +9,9 @@
 #include "mg-test-stats.h"
 
 #define DRAWS 1000000
+/* A fixed clock for the block-age rule: 2026-12-01 00:00 UTC. */
+#define NOW G_GINT64_CONSTANT(1796083200)
+#define DAY (24 * 60 * 60)
 #define SERIAL_BINS 100
 
 static MgCatalogue *
@@ -36,7 +39,7 @@ test_generator_million(gconstpointer data)
 	MgDeviceClass device_class = GPOINTER_TO_UINT(data);
 	g_autoptr(MgCatalogue) cat = builtin();
 	g_autoptr(GError) error = NULL;
-	g_autoptr(MgGenerator) gen = mg_generator_new(cat, device_class, NULL, &error);
+	g_autoptr(MgGenerator) gen = mg_generator_new(cat, device_class, NULL, NOW, &error);
 	g_autoptr(MgRandom) rng = mg_random_new_seeded(20261203 + device_class);
 	GPtrArray *vendors = mg_catalogue_get_vendors(cat);
 	g_autofree guint64 *vendor_counts = g_new0(guint64, vendors->len);
@@ -59,14 +62,28 @@ test_generator_million(gconstpointer data)
 
 	g_assert_no_error(error);
 	g_assert_nonnull(intel);
+	/* Intel's blocks the age rule lets in, each with its weight. */
 	for (guint i = 0; i < intel->entries->len; i++) {
 		const MgCatalogueEntry *e = g_ptr_array_index(intel->entries, i);
-		if ((e->classes & device_class) && e->era == MG_ERA_CURRENT)
+		if ((e->classes & device_class) && e->era == MG_ERA_CURRENT &&
+		    mg_block_draw_weight(e, device_class, NOW) > 0)
 			g_hash_table_insert(
 			    intel_blocks, (gpointer)e, GUINT_TO_POINTER(intel_blocks_n++));
 	}
 	intel_block_counts = g_new0(guint64, intel_blocks_n);
 	intel_block_expected = g_new0(double, intel_blocks_n);
+	{
+		GHashTableIter it;
+		gpointer key, value;
+		double intel_weight = 0;
+		g_hash_table_iter_init(&it, intel_blocks);
+		while (g_hash_table_iter_next(&it, &key, NULL))
+			intel_weight += mg_block_draw_weight(key, device_class, NOW);
+		g_hash_table_iter_init(&it, intel_blocks);
+		while (g_hash_table_iter_next(&it, &key, &value))
+			intel_block_expected[GPOINTER_TO_UINT(value)] =
+			    mg_block_draw_weight(key, device_class, NOW) / intel_weight;
+	}
 
 	for (guint i = 0; i < DRAWS; i++) {
 		const MgCatalogueEntry *e = NULL;
@@ -75,6 +92,8 @@ test_generator_million(gconstpointer data)
 
 		g_assert_true(mg_generator_next(gen, rng, NULL, NULL, 1, &mac, &e, &error));
 		g_assert_no_error(error);
+		/* Never a block too new to have shipped. */
+		g_assert_cmpint(e->registered, <=, NOW - MG_BLOCK_MIN_AGE_DAYS * DAY);
 		/* Never the local or the group bit, never a zero or all-one serial. */
 		g_assert_true(mg_mac_is_global_unicast(&mac));
 		g_assert_true(mg_prefix_contains(&e->prefix, &mac));
@@ -104,15 +123,17 @@ test_generator_million(gconstpointer data)
 	for (guint i = 0; i < vendors->len; i++) {
 		const MgVendor *v = g_ptr_array_index(vendors, i);
 		if (v->classes & device_class)
-			total_weight += v->weight;
+			total_weight += mg_vendor_weight(v, device_class);
 		else
 			g_assert_cmpuint(vendor_counts[i], ==, 0);
 	}
 	for (guint i = 0; i < vendors->len; i++) {
 		const MgVendor *v = g_ptr_array_index(vendors, i);
-		double share = v->weight / total_weight;
+		double share = mg_vendor_weight(v, device_class) / total_weight;
 		if ((v->classes & device_class) == 0)
 			continue;
+		/* The derived weight is the vendor's share of the draws. */
+		g_assert_cmpfloat_with_epsilon(mg_generator_vendor_share(gen, v), share, 1e-12);
 		vendor_counts[dof] = vendor_counts[i];
 		vendor_expected[dof] = DRAWS * share;
 		same_vendor_expected += share * share;
@@ -126,9 +147,9 @@ test_generator_million(gconstpointer data)
 			  <,
 			  mg_test_chi_square_limit(dof - 1));
 
-	/* Within a vendor, its blocks uniformly. */
+	/* Within a vendor, its blocks by size and the age rule. */
 	for (guint i = 0; i < intel_blocks_n; i++)
-		intel_block_expected[i] = (double)intel_draws / intel_blocks_n;
+		intel_block_expected[i] *= (double)intel_draws;
 	g_assert_cmpfloat(
 	    mg_test_chi_square(intel_block_counts, intel_block_expected, intel_blocks_n),
 	    <,
@@ -160,22 +181,22 @@ test_generator_vendor_filter(void)
 {
 	g_autoptr(MgCatalogue) cat = builtin();
 	g_autoptr(GError) error = NULL;
-	const char *want[] = { "raspberrypi", "Intel", NULL };
-	g_autoptr(MgGenerator) gen = mg_generator_new(cat, MG_DEVICE_CLASS_ETHERNET, want, &error);
+	const char *want[] = { "lenovo", "Intel", NULL };
+	g_autoptr(MgGenerator) gen = mg_generator_new(cat, MG_DEVICE_CLASS_ETHERNET, want, NOW, &error);
 	g_autoptr(MgRandom) rng = mg_random_new_seeded(1);
-	gboolean seen_pi = FALSE, seen_intel = FALSE;
+	gboolean seen_lenovo = FALSE, seen_intel = FALSE;
 
 	g_assert_no_error(error);
 	for (guint i = 0; i < 20000; i++) {
 		const MgCatalogueEntry *e;
 		MgMac mac;
 		g_assert_true(mg_generator_next(gen, rng, NULL, NULL, 1, &mac, &e, NULL));
-		g_assert_true(g_str_equal(e->vendor->id, "raspberrypi") ||
+		g_assert_true(g_str_equal(e->vendor->id, "lenovo") ||
 			      g_str_equal(e->vendor->id, "intel"));
-		seen_pi |= g_str_equal(e->vendor->id, "raspberrypi");
+		seen_lenovo |= g_str_equal(e->vendor->id, "lenovo");
 		seen_intel |= g_str_equal(e->vendor->id, "intel");
 	}
-	g_assert_true(seen_pi && seen_intel);
+	g_assert_true(seen_lenovo && seen_intel);
 }
 
 /* Hotspots draw from router makers only, and laptops never from them. */
@@ -184,8 +205,8 @@ test_generator_classes_apart(void)
 {
 	g_autoptr(MgCatalogue) cat = builtin();
 	g_autoptr(GError) error = NULL;
-	g_autoptr(MgGenerator) ap = mg_generator_new(cat, MG_DEVICE_CLASS_AP, NULL, &error);
-	g_autoptr(MgGenerator) wifi = mg_generator_new(cat, MG_DEVICE_CLASS_WIFI, NULL, &error);
+	g_autoptr(MgGenerator) ap = mg_generator_new(cat, MG_DEVICE_CLASS_AP, NULL, NOW, &error);
+	g_autoptr(MgGenerator) wifi = mg_generator_new(cat, MG_DEVICE_CLASS_WIFI, NULL, NOW, &error);
 	g_autoptr(MgRandom) rng = mg_random_new_seeded(11);
 	g_autoptr(GHashTable) ap_vendors = g_hash_table_new(g_str_hash, g_str_equal);
 
@@ -216,11 +237,11 @@ test_generator_vendor_errors(void)
 	const char *unknown[] = { "no-such-maker", NULL };
 	const char *ethernet_only[] = { "dell", NULL };
 
-	g_assert_null(mg_generator_new(cat, MG_DEVICE_CLASS_WIFI, unknown, &error));
+	g_assert_null(mg_generator_new(cat, MG_DEVICE_CLASS_WIFI, unknown, NOW, &error));
 	g_assert_error(error, MG_ERROR, MG_ERROR_NOT_FOUND);
 	g_assert_nonnull(strstr(error->message, "no-such-maker"));
 	/* Dell is in the catalogue, but not for Wi-Fi. */
-	g_assert_null(mg_generator_new(cat, MG_DEVICE_CLASS_WIFI, ethernet_only, &error2));
+	g_assert_null(mg_generator_new(cat, MG_DEVICE_CLASS_WIFI, ethernet_only, NOW, &error2));
 	g_assert_error(error2, MG_ERROR, MG_ERROR_NO_CANDIDATE);
 }
 
@@ -248,10 +269,11 @@ static void
 test_generator_accept(void)
 {
 	static const char table[] = "vendor acme\n  name Acme\n  organization A\n  classes wifi\n"
-				    "  weight 1 ieee-blocks\n  products p\n"
-				    "  prefix 8CF8C5\n  prefix 8CF8C6\n";
+				    "  weight wifi 1 ieee-blocks\n  products p\n"
+				    "  prefix 8CF8C5 registered=2020-01-01\n"
+				    "  prefix 8CF8C6 registered=2020-01-01\n";
 	g_autoptr(MgCatalogue) cat = mg_catalogue_new_from_data(table, strlen(table), NULL);
-	g_autoptr(MgGenerator) gen = mg_generator_new(cat, MG_DEVICE_CLASS_WIFI, NULL, NULL);
+	g_autoptr(MgGenerator) gen = mg_generator_new(cat, MG_DEVICE_CLASS_WIFI, NULL, NOW, NULL);
 	g_autoptr(MgRandom) rng = mg_random_new_seeded(3);
 	g_autoptr(GError) error = NULL;
 	MgAcceptData d = { 0, 0x8cf8c5 };
@@ -289,12 +311,12 @@ test_generator_serial_ranges(void)
 	for (guint c = 0; c < G_N_ELEMENTS(range_cases); c++) {
 		g_autofree char *table =
 		    g_strdup_printf("vendor acme\n  name Acme\n  organization A\n"
-				    "  classes ethernet\n  weight 1 ieee-blocks\n"
-				    "  products p\n  %s\n",
+				    "  classes ethernet\n  weight ethernet 1 ieee-blocks\n"
+				    "  products p\n  %s registered=2020-01-01\n",
 				    range_cases[c].row);
 		g_autoptr(MgCatalogue) cat = mg_catalogue_new_from_data(table, strlen(table), NULL);
 		g_autoptr(MgGenerator) gen =
-		    mg_generator_new(cat, MG_DEVICE_CLASS_ETHERNET, NULL, NULL);
+		    mg_generator_new(cat, MG_DEVICE_CLASS_ETHERNET, NULL, NOW, NULL);
 		g_autoptr(MgRandom) rng = mg_random_new_seeded(c);
 		guint64 lo = G_MAXUINT64, hi = 0;
 
@@ -324,15 +346,15 @@ test_generator_nothing_drawable(void)
 {
 	/* Only the all-zero serial is allowed: nothing may be drawn. */
 	static const char table[] = "vendor acme\n  name Acme\n  organization A\n  classes wifi\n"
-				    "  weight 1 ieee-blocks\n  products p\n"
-				    "  prefix 8CF8C5 serial=000000-000000\n"
-				    "  prefix 000102\n";
+				    "  weight wifi 1 ieee-blocks\n  products p\n"
+				    "  prefix 8CF8C5 serial=000000-000000 registered=2020-01-01\n"
+				    "  prefix 000102 registered=2020-01-01\n";
 	g_autoptr(MgCatalogue) cat = mg_catalogue_new_from_data(table, strlen(table), NULL);
 	g_autoptr(GError) error = NULL;
 
 	g_assert_nonnull(cat);
 	/* ...and the legacy 00-xx-xx block is never drawn either. */
-	g_assert_null(mg_generator_new(cat, MG_DEVICE_CLASS_WIFI, NULL, &error));
+	g_assert_null(mg_generator_new(cat, MG_DEVICE_CLASS_WIFI, NULL, NOW, &error));
 	g_assert_error(error, MG_ERROR, MG_ERROR_NO_CANDIDATE);
 }
 
@@ -398,17 +420,19 @@ test_generator_exact_distribution(void)
 {
 	static const char table[] =
 	    "vendor acme\n  name Acme\n  organization A\n  classes wifi\n"
-	    "  weight 3 ieee-blocks\n  products p\n"
-	    "  prefix 8CF8C5 serial=000001-000064\n  prefix DCA632 serial=000001-00000A\n"
+	    "  weight wifi 3 ieee-blocks\n  products p\n"
+	    "  prefix 8CF8C5 serial=000001-000064 registered=2020-01-01\n"
+	    "  prefix DCA632 serial=000001-00000A registered=2020-01-01\n"
 	    "vendor zeta\n  name Zeta\n  organization Z\n  classes wifi\n"
-	    "  weight 1 ieee-blocks\n  products p\n  prefix B827EB serial=000001-0003E8\n";
+	    "  weight wifi 1 ieee-blocks\n  products p\n"
+	    "  prefix B827EB serial=000001-0003E8 registered=2020-01-01\n";
 	g_autoptr(GError) error = NULL;
 	g_autoptr(MgCatalogue) cat = mg_catalogue_new_from_data(table, strlen(table), &error);
 	g_autoptr(MgGenerator) gen = NULL;
 	const double acme = 0.75, zeta = 0.25;
 
 	g_assert_no_error(error);
-	gen = mg_generator_new(cat, MG_DEVICE_CLASS_WIFI, NULL, &error);
+	gen = mg_generator_new(cat, MG_DEVICE_CLASS_WIFI, NULL, NOW, &error);
 	g_assert_no_error(error);
 	g_assert_cmpfloat_with_epsilon(
 	    mg_generator_vendor_share(gen, mg_catalogue_find_vendor(cat, "acme")), acme, 1e-12);
@@ -419,6 +443,111 @@ test_generator_exact_distribution(void)
 				       (acme / 2) * (acme / 2) / 100 +
 					   (acme / 2) * (acme / 2) / 10 + zeta * zeta / 1000,
 				       1e-12);
+}
+
+/* Counts @n draws per row of @cat for @device_class and checks them against
+ * the generator's exact row shares. */
+static void
+assert_rows_drawn_as_stated(MgCatalogue *cat, MgDeviceClass device_class, const double *expected)
+{
+	GPtrArray *entries = mg_catalogue_get_entries(cat);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(MgGenerator) gen = mg_generator_new(cat, device_class, NULL, NOW, &error);
+	g_autoptr(MgRandom) rng = mg_random_new_seeded(42 + device_class);
+	g_autofree guint64 *counts = g_new0(guint64, entries->len);
+	g_autofree double *want = g_new0(double, entries->len);
+	const guint n = 200000;
+	guint drawn = 0;
+
+	g_assert_no_error(error);
+	for (guint i = 0; i < n; i++) {
+		const MgCatalogueEntry *e;
+		MgMac mac;
+		guint idx;
+		g_assert_true(mg_generator_next(gen, rng, NULL, NULL, 1, &mac, &e, NULL));
+		g_assert_true(g_ptr_array_find(entries, e, &idx));
+		counts[idx]++;
+	}
+	for (guint i = 0; i < entries->len; i++) {
+		g_assert_cmpfloat_with_epsilon(
+		    mg_generator_entry_share(gen, g_ptr_array_index(entries, i)), expected[i], 1e-12);
+		if (expected[i] == 0) {
+			g_assert_cmpuint(counts[i], ==, 0);
+			continue;
+		}
+		counts[drawn] = counts[i];
+		want[drawn++] = n * expected[i];
+	}
+	g_assert_cmpfloat(
+	    mg_test_chi_square(counts, want, drawn), <, mg_test_chi_square_limit(drawn - 1));
+}
+
+/* The age rule at a fixed clock (2026-12-01): a block under two years old
+ * is never drawn; a Wi-Fi block over ten years old at a quarter of the
+ * weight of its size, an Ethernet one at the full weight. */
+static void
+test_generator_block_ages(void)
+{
+	static const char table[] =
+	    "vendor acme\n  name Acme\n  organization A\n  classes wifi ethernet\n"
+	    "  weight wifi 1 survey: cited\n  weight ethernet 1 survey: cited\n  products p\n"
+	    "  prefix 8CF8C5 registered=2026-01-01\n"  /* 11 months old */
+	    "  prefix 8CF8C6 registered=2024-12-02\n"  /* 729 days: one day short */
+	    "  prefix 8CF8C7 registered=2024-11-30\n"  /* 731 days */
+	    "  prefix 8CF8C8 registered=2016-12-03\n"  /* 9 years 363 days */
+	    "  prefix 8CF8C9 registered=2010-01-01\n"; /* 16 years */
+	g_autoptr(GError) error = NULL;
+	g_autoptr(MgCatalogue) cat = mg_catalogue_new_from_data(table, strlen(table), &error);
+	const double wifi[] = { 0, 0, 4.0 / 9, 4.0 / 9, 1.0 / 9 };
+	const double ethernet[] = { 0, 0, 1.0 / 3, 1.0 / 3, 1.0 / 3 };
+
+	g_assert_no_error(error);
+	assert_rows_drawn_as_stated(cat, MG_DEVICE_CLASS_WIFI, wifi);
+	assert_rows_drawn_as_stated(cat, MG_DEVICE_CLASS_ETHERNET, ethernet);
+}
+
+/* Within a vendor a block is chosen in proportion to its size: an MA-L
+ * holds 16 times an MA-M and 4,096 times an MA-S. */
+static void
+test_generator_block_sizes(void)
+{
+	static const char table[] =
+	    "vendor acme\n  name Acme\n  organization A\n  classes ethernet\n"
+	    "  weight ethernet 1 survey: cited\n  products p\n"
+	    "  prefix 8CF8C5 registered=2015-01-01\n"
+	    "  prefix 646266D registered=2015-01-01\n"
+	    "  prefix 70B3D5C4B registered=2015-01-01\n";
+	g_autoptr(GError) error = NULL;
+	g_autoptr(MgCatalogue) cat = mg_catalogue_new_from_data(table, strlen(table), &error);
+	const double total = 4096 + 256 + 1;
+	const double shares[] = { 4096 / total, 256 / total, 1 / total };
+
+	g_assert_no_error(error);
+	assert_rows_drawn_as_stated(cat, MG_DEVICE_CLASS_ETHERNET, shares);
+}
+
+/* The shipped catalogue at the fixed clock: the age rule leaves most of
+ * each client class's draws to blocks between two and ten years old. */
+static void
+test_generator_shipped_ages(void)
+{
+	g_autoptr(MgCatalogue) cat = builtin();
+	GPtrArray *entries = mg_catalogue_get_entries(cat);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(MgGenerator) wifi = mg_generator_new(cat, MG_DEVICE_CLASS_WIFI, NULL, NOW, &error);
+	double old = 0, total = 0;
+
+	g_assert_no_error(error);
+	for (guint i = 0; i < entries->len; i++) {
+		const MgCatalogueEntry *e = g_ptr_array_index(entries, i);
+		double share = mg_generator_entry_share(wifi, e);
+		total += share;
+		if (NOW - e->registered > MG_BLOCK_WIFI_OLD_DAYS * (gint64)DAY)
+			old += share;
+	}
+	g_assert_cmpfloat_with_epsilon(total, 1.0, 1e-9);
+	g_test_message("Wi-Fi draws from blocks over ten years old: %.1f%%", 100 * old);
+	g_assert_cmpfloat(old, <, 0.25);
 }
 
 int
@@ -439,5 +568,8 @@ main(int argc, char **argv)
 	g_test_add_func("/generator/serial-ranges", test_generator_serial_ranges);
 	g_test_add_func("/generator/nothing-drawable", test_generator_nothing_drawable);
 	g_test_add_func("/generator/exact-distribution", test_generator_exact_distribution);
+	g_test_add_func("/generator/block-ages", test_generator_block_ages);
+	g_test_add_func("/generator/block-sizes", test_generator_block_sizes);
+	g_test_add_func("/generator/shipped-ages", test_generator_shipped_ages);
 	return g_test_run();
 }

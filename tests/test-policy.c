@@ -161,7 +161,7 @@ test_policy_check_vendors(void)
 {
 	static const char table[] =
 	    "vendor acme\n  name Acme Wireless\n  organization A\n  classes wifi\n"
-	    "  weight 1 ieee-blocks\n  products p\n  prefix 8CF8C5\n";
+	    "  weight wifi 1 ieee-blocks\n  products p\n  prefix 8CF8C5 registered=2020-01-01\n";
 	g_autoptr(MgCatalogue) cat = mg_catalogue_new_from_data(table, strlen(table), NULL);
 	g_autoptr(GError) error = NULL;
 	MgPolicy p;

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Checks the vendor table against the IEEE registry before it is embedded:
  * every prefix must be registered, in the registry its length says, to one
- * of the organisations its vendor names. Each bad row is listed; any bad row
- * fails the build. */
+ * of the organisations its vendor names: in Debian's ieee-data where it
+ * knows the block, else in the registry snapshot vendored beside the table
+ * (blocks registered since ieee-data was made). Each bad row is listed; any
+ * bad row fails the build. */
 #define G_LOG_DOMAIN "mg-catalogue-check"
 
 #include "config.h"
@@ -24,58 +26,106 @@ mg_vendor_has_organization(const MgVendor *v, const char *org)
 	return FALSE;
 }
 
+/* The two registries a row can be checked against: Debian's ieee-data as
+ * installed, and the snapshot vendored with the table (newer blocks). */
+typedef struct {
+	MgIeeeRegistry *installed;
+	MgIeeeRegistry *snapshot;
+	guint by_installed; /* rows each one vouched for */
+	guint by_snapshot;
+} MgRegistries;
+
 static guint
-mg_check_vendor(MgIeeeRegistry *reg, const MgVendor *v, gboolean strict_weights)
+mg_check_organizations(MgRegistries *regs, const MgVendor *v)
 {
 	guint bad = 0;
-	guint blocks = 0;
-
 	for (guint i = 0; i < v->organizations->len; i++) {
 		const char *org = g_ptr_array_index(v->organizations, i);
-		guint n = mg_ieee_registry_count_blocks(reg, org);
-		if (n == 0) {
-			g_printerr("line %u: vendor %s: organisation '%s' holds no block in the "
+		if (mg_ieee_registry_count_blocks(regs->installed, org) == 0 &&
+		    mg_ieee_registry_count_blocks(regs->snapshot, org) == 0) {
+			g_printerr("line %u: vendor %s: organisation '%s' holds no block in either "
 				   "registry\n",
 				   v->line,
 				   v->id,
 				   org);
 			bad++;
 		}
-		blocks += n;
 	}
-	if (g_strcmp0(v->weight_source, MG_WEIGHT_SOURCE_IEEE_BLOCKS) == 0 && blocks != v->weight) {
-		g_printerr(
-		    "line %u: %s: vendor %s: weight %u, but its organisations hold %u blocks\n",
-		    v->line,
-		    strict_weights ? "error" : "warning",
-		    v->id,
-		    v->weight,
-		    blocks);
-		bad += strict_weights ? 1 : 0;
-	}
+	return bad;
+}
 
-	for (guint i = 0; i < v->entries->len; i++) {
-		const MgCatalogueEntry *e = g_ptr_array_index(v->entries, i);
-		const char *org = mg_ieee_registry_lookup_prefix(reg, &e->prefix);
-		g_autofree char *hex = mg_prefix_to_string(&e->prefix);
-
-		if (org == NULL) {
-			g_printerr("line %u: vendor %s: %s is not a registered %s block\n",
-				   e->line,
+/* "ieee-blocks" weights count the vendor's blocks for the class here. */
+static guint
+mg_check_block_weights(const MgVendor *v)
+{
+	static const MgDeviceClass each[] = { MG_DEVICE_CLASS_WIFI,
+					      MG_DEVICE_CLASS_ETHERNET,
+					      MG_DEVICE_CLASS_AP };
+	guint bad = 0;
+	for (guint c = 0; c < G_N_ELEMENTS(each); c++) {
+		guint blocks = 0;
+		if (g_strcmp0(mg_vendor_weight_source(v, each[c]), MG_WEIGHT_SOURCE_IEEE_BLOCKS) != 0)
+			continue;
+		for (guint i = 0; i < v->entries->len; i++) {
+			const MgCatalogueEntry *e = g_ptr_array_index(v->entries, i);
+			blocks += (e->classes & each[c]) != 0 ? 1 : 0;
+		}
+		if (blocks != mg_vendor_weight(v, each[c])) {
+			g_printerr("line %u: vendor %s: %s weight %u, but it lists %u blocks\n",
+				   v->line,
 				   v->id,
-				   hex,
-				   mg_block_size_to_string(e->prefix.bits));
-			bad++;
-		} else if (!mg_vendor_has_organization(v, org)) {
-			g_printerr(
-			    "line %u: vendor %s: %s is registered to '%s', not to this vendor\n",
-			    e->line,
-			    v->id,
-			    hex,
-			    org);
+				   mg_device_class_to_string(each[c]),
+				   mg_vendor_weight(v, each[c]),
+				   blocks);
 			bad++;
 		}
 	}
+	return bad;
+}
+
+/* ieee-data where it knows the block, the snapshot where it does not. */
+static guint
+mg_check_entry(MgRegistries *regs, const MgVendor *v, const MgCatalogueEntry *e)
+{
+	const char *org = mg_ieee_registry_lookup_prefix(regs->installed, &e->prefix);
+	const char *where = "ieee-data";
+	g_autofree char *hex = mg_prefix_to_string(&e->prefix);
+
+	if (org == NULL) {
+		org = mg_ieee_registry_lookup_prefix(regs->snapshot, &e->prefix);
+		where = "the registry snapshot";
+	}
+	if (org == NULL) {
+		g_printerr("line %u: vendor %s: %s is not a registered %s block in ieee-data or "
+			   "the snapshot\n",
+			   e->line,
+			   v->id,
+			   hex,
+			   mg_block_size_to_string(e->prefix.bits));
+		return 1;
+	}
+	if (!mg_vendor_has_organization(v, org)) {
+		g_printerr("line %u: vendor %s: %s is registered to '%s' (%s), not to this vendor\n",
+			   e->line,
+			   v->id,
+			   hex,
+			   org,
+			   where);
+		return 1;
+	}
+	if (where[0] == 'i')
+		regs->by_installed++;
+	else
+		regs->by_snapshot++;
+	return 0;
+}
+
+static guint
+mg_check_vendor(MgRegistries *regs, const MgVendor *v)
+{
+	guint bad = mg_check_organizations(regs, v) + mg_check_block_weights(v);
+	for (guint i = 0; i < v->entries->len; i++)
+		bad += mg_check_entry(regs, v, g_ptr_array_index(v->entries, i));
 	return bad;
 }
 
@@ -84,7 +134,7 @@ main(int argc, char **argv)
 {
 	g_autofree char *ieee_dir = NULL; /* GOption would leak a default here */
 	g_autofree char *output = NULL;
-	gboolean strict_weights = FALSE;
+	g_autofree char *snapshot = NULL;
 	const GOptionEntry entries[] = {
 		{ "ieee-dir",
 		  0,
@@ -100,19 +150,21 @@ main(int argc, char **argv)
 		  &output,
 		  "write the checked table here",
 		  "FILE" },
-		{ "strict-weights",
+		{ "snapshot",
 		  0,
 		  0,
-		  G_OPTION_ARG_NONE,
-		  &strict_weights,
-		  "fail when an ieee-blocks weight differs from the registry's count",
-		  NULL },
+		  G_OPTION_ARG_FILENAME,
+		  &snapshot,
+		  "the registry snapshot vendored with the table (ieee-data's CSV form)",
+		  "FILE" },
 		{ NULL },
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("TABLE");
 	g_autoptr(GError) error = NULL;
 	g_autoptr(MgCatalogue) cat = NULL;
-	g_autoptr(MgIeeeRegistry) reg = NULL;
+	g_autoptr(MgIeeeRegistry) installed = NULL;
+	g_autoptr(MgIeeeRegistry) snap = NULL;
+	MgRegistries regs = { 0 };
 	g_autofree char *text = NULL;
 	gsize len = 0;
 	GPtrArray *vendors;
@@ -121,9 +173,9 @@ main(int argc, char **argv)
 	g_option_context_set_summary(ctx,
 				     "Check the macguise vendor table against the IEEE registry.");
 	g_option_context_add_main_entries(ctx, entries, NULL);
-	if (!g_option_context_parse(ctx, &argc, &argv, &error) || argc != 2) {
+	if (!g_option_context_parse(ctx, &argc, &argv, &error) || argc != 2 || snapshot == NULL) {
 		g_printerr("mg-catalogue-check: %s\n",
-			   error != NULL ? error->message : "expected one TABLE");
+			   error != NULL ? error->message : "expected --snapshot FILE and one TABLE");
 		return 2;
 	}
 	if (ieee_dir == NULL)
@@ -137,16 +189,23 @@ main(int argc, char **argv)
 		g_printerr("%s: %s\n", argv[1], error->message);
 		return 1;
 	}
-	reg = mg_ieee_registry_new_from_dir(ieee_dir, &error);
-	if (reg == NULL) {
+	installed = mg_ieee_registry_new_from_dir(ieee_dir, &error);
+	if (installed == NULL) {
 		g_printerr("mg-catalogue-check: %s (install Debian's ieee-data package)\n",
 			   error->message);
 		return 1;
 	}
+	snap = mg_ieee_registry_new_from_file(snapshot, &error);
+	if (snap == NULL) {
+		g_printerr("mg-catalogue-check: %s\n", error->message);
+		return 1;
+	}
+	regs.installed = installed;
+	regs.snapshot = snap;
 
 	vendors = mg_catalogue_get_vendors(cat);
 	for (guint i = 0; i < vendors->len; i++)
-		bad += mg_check_vendor(reg, g_ptr_array_index(vendors, i), strict_weights);
+		bad += mg_check_vendor(&regs, g_ptr_array_index(vendors, i));
 	if (bad > 0) {
 		g_printerr("%s: %u bad row(s); the table was not accepted\n", argv[1], bad);
 		return 1;
@@ -155,9 +214,14 @@ main(int argc, char **argv)
 		g_printerr("mg-catalogue-check: %s\n", error->message);
 		return 1;
 	}
-	g_print("%s: %u vendors, %u prefixes, all registered to the organisations named\n",
+	g_print("%s: %u vendors, %u prefixes, all registered to the organisations named: "
+		"%u by ieee-data (%s), %u newer ones by the registry snapshot (%s)\n",
 		argv[1],
 		vendors->len,
-		mg_catalogue_get_entries(cat)->len);
+		mg_catalogue_get_entries(cat)->len,
+		regs.by_installed,
+		ieee_dir,
+		regs.by_snapshot,
+		snapshot);
 	return 0;
 }

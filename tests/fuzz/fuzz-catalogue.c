@@ -7,6 +7,9 @@
 #include "mg-catalogue.h"
 #include "mg-generator.h"
 
+/* A fixed day, so that a crash reproduces: 2026-12-01 00:00 UTC. */
+#define MG_FUZZ_NOW G_GINT64_CONSTANT(1796083200)
+
 int LLVMFuzzerTestOneInput(const guint8 *data, size_t size);
 
 int
@@ -18,7 +21,7 @@ LLVMFuzzerTestOneInput(const guint8 *data, size_t size)
 	if (cat == NULL)
 		return 0;
 	for (guint c = 0; c < G_N_ELEMENTS(classes); c++) {
-		g_autoptr(MgGenerator) gen = mg_generator_new(cat, classes[c], NULL, NULL);
+		g_autoptr(MgGenerator) gen = mg_generator_new(cat, classes[c], NULL, MG_FUZZ_NOW, NULL);
 		g_autoptr(MgRandom) rng = mg_random_new_seeded(size);
 		for (guint i = 0; gen != NULL && i < 16; i++) {
 			const MgCatalogueEntry *e = NULL;
