@@ -118,6 +118,13 @@ mg_cli_print_json(JsonNode *node)
 	g_print("%s\n", text);
 }
 
+char *
+mg_cli_day_text(gint64 when)
+{
+	g_autoptr(GDateTime) t = g_date_time_new_from_unix_utc(when);
+	return t != NULL ? g_date_time_format(t, "%Y-%m-%d") : g_strdup("?");
+}
+
 JsonNode *
 mg_cli_class_json(MgDeviceClass classes)
 {

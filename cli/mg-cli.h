@@ -60,5 +60,7 @@ gboolean mg_cli_parse_class(const char *command, const char *text, MgDeviceClass
 
 void mg_cli_print_json(JsonNode *node);
 JsonNode *mg_cli_class_json(MgDeviceClass classes);
+/* YYYY-MM-DD (UTC) of Unix seconds, as the catalogue dates blocks. */
+char *mg_cli_day_text(gint64 when);
 
 G_END_DECLS

@@ -36,20 +36,23 @@ mg_lookup_print(const MgLookup *l, gboolean have_registry)
 	}
 	if (l->entry != NULL) {
 		g_autofree char *block = mg_prefix_to_string(&l->entry->prefix);
-		g_print("  %-10s %s\n", _("vendor:"), l->entry->vendor->name);
-		g_print("  %-10s %s (%s)\n",
+		g_autofree char *registered = mg_cli_day_text(l->entry->registered);
+		g_print("  %-12s %s\n", _("vendor:"), l->entry->vendor->name);
+		g_print("  %-12s %s (%s)\n",
 			_("block:"),
 			block,
 			mg_block_size_to_string(l->entry->prefix.bits));
 		g_print(
-		    "  %-10s %s\n", _("classes:"), mg_device_class_to_string(l->entry->classes));
-		g_print("  %-10s %s\n", _("era:"), mg_era_to_string(l->entry->era));
+		    "  %-12s %s\n", _("classes:"), mg_device_class_to_string(l->entry->classes));
+		g_print("  %-12s %s\n", _("era:"), mg_era_to_string(l->entry->era));
+		/* TRANSLATORS: the date the block was first seen in the registry */
+		g_print("  %-12s %s\n", _("registered:"), registered);
 		return;
 	}
 	g_print("  %s\n", _("not in the macguise catalogue"));
 	if (l->registry_owner != NULL) {
 		g_autofree char *block = mg_prefix_to_string(&l->registry_block);
-		g_print("  %-10s %s (%s %s)\n",
+		g_print("  %-12s %s (%s %s)\n",
 			_("registry:"),
 			l->registry_owner,
 			mg_block_size_to_string(l->registry_block.bits),
@@ -75,11 +78,13 @@ mg_lookup_json(const MgLookup *l)
 	json_object_set_boolean_member(o, "in_catalogue", l->entry != NULL);
 	if (l->entry != NULL) {
 		g_autofree char *oui = mg_prefix_to_display(&l->entry->prefix);
+		g_autofree char *registered = mg_cli_day_text(l->entry->registered);
 		json_object_set_string_member(o, "oui", oui);
 		json_object_set_string_member(o, "vendor", l->entry->vendor->name);
 		json_object_set_string_member(o, "vendor_id", l->entry->vendor->id);
 		json_object_set_member(o, "classes", mg_cli_class_json(l->entry->classes));
 		json_object_set_string_member(o, "era", mg_era_to_string(l->entry->era));
+		json_object_set_string_member(o, "registered", registered);
 	}
 	if (l->registry_owner != NULL)
 		json_object_set_string_member(o, "registry_owner", l->registry_owner);

@@ -36,14 +36,6 @@ mg_class_total(GPtrArray *vendors, MgDeviceClass device_class)
 	return total;
 }
 
-/* YYYY-MM-DD of Unix seconds; newly allocated. */
-static char *
-mg_day_text(gint64 when)
-{
-	g_autoptr(GDateTime) t = g_date_time_new_from_unix_utc(when);
-	return g_date_time_format(t, "%Y-%m-%d");
-}
-
 static JsonNode *
 mg_vendor_json(const MgVendor *v, MgDeviceClass shown, GPtrArray *vendors)
 {
@@ -81,7 +73,7 @@ mg_vendor_json(const MgVendor *v, MgDeviceClass shown, GPtrArray *vendors)
 		if ((e->classes & shown) == 0)
 			continue;
 		hex = mg_prefix_to_string(&e->prefix);
-		registered = mg_day_text(e->registered);
+		registered = mg_cli_day_text(e->registered);
 		b = json_object_new();
 		json_object_set_string_member(b, "block", hex);
 		json_object_set_string_member(b, "registered", registered);
@@ -100,8 +92,8 @@ mg_age_rule_json(gint64 now)
 	JsonObject *o = json_object_new();
 	JsonNode *node = json_node_new(JSON_NODE_OBJECT);
 	gint64 day = 24 * 60 * 60;
-	g_autofree char *young = mg_day_text(now - MG_BLOCK_MIN_AGE_DAYS * day);
-	g_autofree char *old = mg_day_text(now - MG_BLOCK_WIFI_OLD_DAYS * day);
+	g_autofree char *young = mg_cli_day_text(now - MG_BLOCK_MIN_AGE_DAYS * day);
+	g_autofree char *old = mg_cli_day_text(now - MG_BLOCK_WIFI_OLD_DAYS * day);
 
 	json_object_set_int_member(o, "min_age_days", MG_BLOCK_MIN_AGE_DAYS);
 	json_object_set_string_member(o, "drawn_if_registered_by", young);
@@ -136,7 +128,7 @@ mg_vendors_print_class(GPtrArray *vendors, MgDeviceClass device_class)
 			newest = MAX(newest,
 				     ((const MgCatalogueEntry *)g_ptr_array_index(v->entries, j))
 					 ->registered);
-		newest_text = mg_day_text(newest);
+		newest_text = mg_cli_day_text(newest);
 		g_print("  %-12s %-30s %6.2f%% %6u %-10s\n",
 			v->id,
 			v->name,
@@ -152,13 +144,14 @@ static void
 mg_vendors_print_age_rule(gint64 now)
 {
 	gint64 day = 24 * 60 * 60;
-	g_autofree char *young = mg_day_text(now - MG_BLOCK_MIN_AGE_DAYS * day);
-	g_autofree char *old = mg_day_text(now - MG_BLOCK_WIFI_OLD_DAYS * day);
+	g_autofree char *young = mg_cli_day_text(now - MG_BLOCK_MIN_AGE_DAYS * day);
+	g_autofree char *old = mg_cli_day_text(now - MG_BLOCK_WIFI_OLD_DAYS * day);
 
 	g_print(_("Within a vendor a block is drawn in proportion to its size. A block first\n"
 		  "registered after %s (under two years ago) is not drawn: it has hardly\n"
 		  "shipped. A Wi-Fi block registered before %s (over ten years ago) is drawn\n"
-		  "at a quarter of its weight: few such cards are still in use.\n"),
+		  "at a quarter of the weight its size gives: Wi-Fi cards are replaced sooner\n"
+		  "than the machines they are in.\n"),
 		young,
 		old);
 }

@@ -125,6 +125,24 @@ def every_weight_says_where_it_comes_from():
 
 
 @mgtap.test
+def hp_rows_are_the_pc_division_by_registration_address():
+    # "Hewlett Packard" also registered its enterprise systems' blocks (at
+    # Cupertino); only the Houston (PC) blocks may stand for an HP laptop.
+    with open(SNAPSHOT, encoding="utf-8") as f:
+        address = {r["Assignment"].upper(): r["Organization Address"] for r in csv.DictReader(f)}
+    vendor, hp_rows = None, []
+    with open(TABLE, encoding="utf-8") as f:
+        for line in f:
+            words = line.split()
+            if words[:1] == ["vendor"]:
+                vendor = words[1]
+            elif words[:1] == ["prefix"] and vendor == "hp":
+                hp_rows.append(words[1])
+    assert len(hp_rows) > 50, hp_rows
+    assert all("Houston" in address[b] for b in hp_rows), hp_rows
+
+
+@mgtap.test
 def each_bad_row_is_listed_and_the_table_refused():
     blocks = registry(IEEE)
     free6, free_for_mam, free_for_ghost, newer, newer_other = unregistered_blocks(blocks, 5)

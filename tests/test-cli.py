@@ -87,8 +87,9 @@ def generate_json_has_the_documented_fields():
 
 @mgtap.test
 def generate_vendor_restriction():
-    arr = json_of("generate", "--json", "-n", "40", "--vendor", "raspberrypi", "--vendor", "Intel")
-    assert {o["vendor_id"] for o in arr} <= {"raspberrypi", "intel"}, arr
+    arr = json_of("generate", "--json", "-n", "40", "--vendor", "lenovo", "--vendor", "Intel",
+                  "--class", "ethernet")
+    assert {o["vendor_id"] for o in arr} <= {"lenovo", "intel"}, arr
     p = run("generate", "--vendor", "no-such-maker")
     assert p.returncode == 2 and "no-such-maker" in p.stderr and "macguise vendors" in p.stderr
     p = run("generate", "--vendor", "dell", "--class", "wifi")
@@ -146,15 +147,20 @@ def lookup_knows_catalogue_local_multicast_and_registry():
     assert p.returncode == 0, p.stderr
     out = p.stdout
     assert "Realtek" in out and "ethernet" in out and "current" in out
+    assert "registered:" in out
     assert "locally administered" in out
     assert "multicast" in out
     # 00:11:22 is not in the catalogue; ieee-data names its owner.
     assert "not in the macguise catalogue" in out
     if os.path.exists(os.path.join(os.environ["MG_IEEE_DATA_DIR"], "oui.csv")):
         assert "CIMSYS" in out, out
-    arr = json_of("lookup", "--json", "b8:27:eb:00:00:01", "02:00:00:00:00:01")
-    assert arr[0]["vendor_id"] == "raspberrypi" and arr[0]["kind"] == "global"
+    arr = json_of("lookup", "--json", "8c:8c:aa:00:00:01", "02:00:00:00:00:01",
+                  "b8:27:eb:00:00:01")
+    assert arr[0]["vendor_id"] == "lenovo" and arr[0]["kind"] == "global"
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d", arr[0]["registered"]), arr[0]
     assert arr[1]["kind"] == "local" and not arr[1]["in_catalogue"]
+    # A Raspberry Pi's block is left out of the catalogue: only the registry knows it.
+    assert arr[2]["kind"] == "global" and not arr[2]["in_catalogue"], arr[2]
 
 
 @mgtap.test
@@ -169,15 +175,25 @@ def lookup_bad_mac_is_named_and_the_rest_still_answered():
 def vendors_lists_weights_and_sources():
     p = run("vendors")
     assert p.returncode == 0
-    assert "intel" in p.stdout and "ieee-blocks" in p.stdout
-    arr = json_of("vendors", "--json")
-    assert len(arr) >= 50
-    assert abs(sum(v["share"] for v in arr) - 1.0) < 1e-9
+    for text in ("Class wifi", "Class ethernet", "Class ap", "linux-hardware.org",
+                 "ieee-blocks", "two years", "ten years"):
+        assert text in p.stdout, (text, p.stdout)
+    everything = json_of("vendors", "--json")
+    arr = everything["vendors"]
+    assert len(arr) >= 40
+    for cls in ("wifi", "ethernet", "ap"):
+        shares = [v["weights"][cls]["share"] for v in arr if cls in v["weights"]]
+        assert abs(sum(shares) - 1.0) < 1e-9, cls
     for v in arr:
-        assert v["weight"] > 0 and v["weight_source"] and v["products"] and v["blocks"], v
-    wifi = json_of("vendors", "--json", "--class", "wifi")
-    assert all("wifi" in v["classes"] for v in wifi)
-    assert abs(sum(v["share"] for v in wifi) - 1.0) < 1e-9
+        assert v["products"] and v["blocks"], v
+        for cls, w in v["weights"].items():
+            assert w["weight"] > 0 and w["source"], (v["id"], cls, w)
+        for b in v["blocks"]:
+            assert re.fullmatch(r"\d{4}-\d\d-\d\d", b["registered"]), b
+    rule = everything["age_rule"]
+    assert rule["min_age_days"] == 730 and rule["wifi_old_factor"] == 0.25, rule
+    wifi = json_of("vendors", "--json", "--class", "wifi")["vendors"]
+    assert all("wifi" in v["classes"] and list(v["weights"]) == ["wifi"] for v in wifi)
     assert "dell" not in {v["id"] for v in wifi}
 
 
