@@ -95,8 +95,8 @@ mg_bench_one_step(const char *step)
 		bench_load_catalogue(NULL);
 	} else if (g_strcmp0(step, "generate") == 0) {
 		g_autoptr(MgCatalogue) cat = mg_catalogue_new_builtin(&error);
-		g_autoptr(MgGenerator) gen =
-		    mg_generator_new(cat, MG_DEVICE_CLASS_WIFI, NULL, g_get_real_time() / G_USEC_PER_SEC, &error);
+		g_autoptr(MgGenerator) gen = mg_generator_new(
+		    cat, MG_DEVICE_CLASS_WIFI, NULL, g_get_real_time() / G_USEC_PER_SEC, &error);
 		g_autoptr(MgRandom) rng = mg_random_new_seeded(1);
 		g_assert_no_error(error);
 		for (guint i = 0; i < 10000; i++) {
@@ -126,7 +126,8 @@ main(int argc, char **argv)
 	g_assert_true(mg_random_init(NULL));
 	cat = mg_catalogue_new_builtin(&error);
 	g_assert_no_error(error);
-	gen = mg_generator_new(cat, MG_DEVICE_CLASS_WIFI, NULL, g_get_real_time() / G_USEC_PER_SEC, &error);
+	gen = mg_generator_new(
+	    cat, MG_DEVICE_CLASS_WIFI, NULL, g_get_real_time() / G_USEC_PER_SEC, &error);
 	g_assert_no_error(error);
 
 	split = mg_bench_median_us(bench_split_lines, table);

@@ -230,7 +230,10 @@ main(int argc, char **argv)
 		return 2;
 	}
 	cat = mg_catalogue_new_builtin(&error);
-	gen = cat != NULL ? mg_generator_new(cat, MG_DEVICE_CLASS_WIFI, NULL, g_get_real_time() / G_USEC_PER_SEC, &error) : NULL;
+	gen = cat != NULL
+		  ? mg_generator_new(
+			cat, MG_DEVICE_CLASS_WIFI, NULL, g_get_real_time() / G_USEC_PER_SEC, &error)
+		  : NULL;
 	if (gen == NULL) {
 		fprintf(stderr, "fleet: %s\n", error->message);
 		return 1;

@@ -121,8 +121,11 @@ mg_cmd_generate(int argc, char **argv)
 	cat = mg_cli_catalogue(&error);
 	if (cat == NULL)
 		return mg_cli_failure("generate", error);
-	gen = mg_generator_new(
-	    cat, device_class, (const char *const *)vendors, g_get_real_time() / G_USEC_PER_SEC, &error);
+	gen = mg_generator_new(cat,
+			       device_class,
+			       (const char *const *)vendors,
+			       g_get_real_time() / G_USEC_PER_SEC,
+			       &error);
 	if (gen == NULL) {
 		if (g_error_matches(error, MG_ERROR, MG_ERROR_NOT_FOUND)) {
 			/* TRANSLATORS: %s says which vendor is unknown */

@@ -5,7 +5,6 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "mg-catalogue-private.h"
@@ -83,7 +82,21 @@ mg_catalogue_parse_serial_range(MgCatalogueParser *parser,
 	return TRUE;
 }
 
-/* registered=YYYY-MM-DD: the day, as 00:00 UTC. */
+/* @count decimal digits at @p, or FALSE. */
+static gboolean
+mg_parse_digits(const char *p, guint count, guint *value)
+{
+	*value = 0;
+	for (guint i = 0; i < count; i++) {
+		if (!g_ascii_isdigit(p[i]))
+			return FALSE;
+		*value = *value * 10 + (guint)g_ascii_digit_value(p[i]);
+	}
+	return TRUE;
+}
+
+/* registered=YYYY-MM-DD: the day, as 00:00 UTC.  A GDate on the stack, not a
+ * GDateTime: the table has thousands of rows, read at every start. */
 static gboolean
 mg_catalogue_parse_registered(MgCatalogueParser *parser,
 			      MgCatalogueEntry *entry,
@@ -91,15 +104,18 @@ mg_catalogue_parse_registered(MgCatalogueParser *parser,
 			      GError **error)
 {
 	guint year, month, day;
-	char end;
-	g_autoptr(GDateTime) date = NULL;
+	GDate date;
 
-	if (strlen(value) == 10 && sscanf(value, "%4u-%2u-%2u%c", &year, &month, &day, &end) == 3)
-		date = g_date_time_new_utc((gint)year, (gint)month, (gint)day, 0, 0, 0);
-	if (date == NULL)
+	if (strlen(value) != 10 || value[4] != '-' || value[7] != '-' ||
+	    !mg_parse_digits(value, 4, &year) || !mg_parse_digits(value + 5, 2, &month) ||
+	    !mg_parse_digits(value + 8, 2, &day) ||
+	    !g_date_valid_dmy((GDateDay)day, (GDateMonth)month, (GDateYear)year))
 		return mg_catalogue_fail(
 		    parser, error, _("registered=%s is not a date (YYYY-MM-DD)"), value);
-	entry->registered = g_date_time_to_unix(date);
+	g_date_clear(&date, 1);
+	g_date_set_dmy(&date, (GDateDay)day, (GDateMonth)month, (GDateYear)year);
+	/* GDate counts days from 0001-01-01 (day 1); 1970-01-01 is day 719163. */
+	entry->registered = ((gint64)g_date_get_julian(&date) - 719163) * 24 * 60 * 60;
 	return TRUE;
 }
 
@@ -140,7 +156,8 @@ mg_catalogue_parse_prefix_option(MgCatalogueParser *parser,
 	if (g_str_has_prefix(w, "serial="))
 		return mg_catalogue_parse_serial_range(parser, entry, w + strlen("serial="), error);
 	if (g_str_has_prefix(w, "registered="))
-		return mg_catalogue_parse_registered(parser, entry, w + strlen("registered="), error);
+		return mg_catalogue_parse_registered(
+		    parser, entry, w + strlen("registered="), error);
 	return mg_catalogue_fail(parser, error, _("unknown prefix option '%s'"), w);
 }
 

@@ -14,7 +14,6 @@
 
 #define MG_CATALOGUE_RESOURCE "/org/macguise/vendors.table"
 
-
 static void
 mg_vendor_free(MgVendor *vendor)
 {
@@ -90,7 +89,9 @@ mg_device_class_index(MgDeviceClass device_class)
 				 device_class == MG_DEVICE_CLASS_ETHERNET ||
 				 device_class == MG_DEVICE_CLASS_AP,
 			     0);
-	return device_class == MG_DEVICE_CLASS_WIFI ? 0 : device_class == MG_DEVICE_CLASS_ETHERNET ? 1 : 2;
+	return device_class == MG_DEVICE_CLASS_WIFI       ? 0
+	       : device_class == MG_DEVICE_CLASS_ETHERNET ? 1
+							  : 2;
 }
 
 guint

@@ -38,7 +38,7 @@ typedef struct {
 	guint64 serial_max;
 	gint64 registered; /* first seen registered: 00:00 UTC that day, Unix seconds */
 	char *why;         /* reason for an exception, or NULL */
-	guint line; /* where it stands in the table */
+	guint line;        /* where it stands in the table */
 } MgCatalogueEntry;
 
 struct _MgVendor {
@@ -46,7 +46,7 @@ struct _MgVendor {
 	char *name;
 	GPtrArray *organizations; /* char*: the IEEE registry's spellings */
 	MgDeviceClass classes;
-	guint weight[MG_DEVICE_CLASS_COUNT]; /* per class: its share of the draws */
+	guint weight[MG_DEVICE_CLASS_COUNT];        /* per class: its share of the draws */
 	char *weight_source[MG_DEVICE_CLASS_COUNT]; /* how the weight was derived */
 	char *products;
 	GPtrArray *entries; /* MgCatalogueEntry*, owned by the catalogue */

@@ -11,8 +11,8 @@
 
 typedef struct {
 	const MgVendor *vendor;
-	guint32 weight;     /* the vendor's weight for the class */
-	GPtrArray *entries; /* the vendor's rows drawable for the class now */
+	guint32 weight;           /* the vendor's weight for the class */
+	GPtrArray *entries;       /* the vendor's rows drawable for the class now */
 	GArray *entry_cumulative; /* guint32: running sum of the rows' weights */
 } MgGeneratorVendor;
 
@@ -192,8 +192,10 @@ mg_generator_next(MgGenerator *gen,
 		  GError **error)
 {
 	for (guint attempt = 0; attempt < max_attempts; attempt++) {
-		const MgGeneratorVendor *gv = &g_array_index(
-		    gen->vendors, MgGeneratorVendor, mg_pick_cumulative(rng, gen->vendor_cumulative));
+		const MgGeneratorVendor *gv =
+		    &g_array_index(gen->vendors,
+				   MgGeneratorVendor,
+				   mg_pick_cumulative(rng, gen->vendor_cumulative));
 		const MgCatalogueEntry *e =
 		    g_ptr_array_index(gv->entries, mg_pick_cumulative(rng, gv->entry_cumulative));
 		guint64 lo, hi;

@@ -37,7 +37,8 @@ void mg_generator_free(MgGenerator *generator);
 
 /* A vendor in proportion to its weight for the class, one of its blocks in
  * proportion to mg_block_draw_weight(), a serial uniformly over the block's
- * range, never all-zero or all-one. Gives up with MG_ERROR_NO_CANDIDATE after @max_attempts refusals. */
+ * range, never all-zero or all-one. Gives up with MG_ERROR_NO_CANDIDATE after @max_attempts
+ * refusals. */
 gboolean mg_generator_next(MgGenerator *generator,
 			   MgRandom *rng,
 			   MgAcceptFunc accept,
@@ -57,8 +58,7 @@ double mg_generator_same_address(const MgGenerator *generator);
 double mg_generator_entry_share(const MgGenerator *generator, const MgCatalogueEntry *entry);
 /* A row's weight within its vendor at @now, in MA-S units (4,096 addresses),
  * times the age rule's factor; 0 when the row is not drawn. */
-guint32
-mg_block_draw_weight(const MgCatalogueEntry *entry, MgDeviceClass device_class, gint64 now);
+guint32 mg_block_draw_weight(const MgCatalogueEntry *entry, MgDeviceClass device_class, gint64 now);
 
 /* For keep-vendor: the registry block of @hardware, the catalogue's where it
  * has one (it knows MA-M and MA-S blocks), else its MA-L OUI. FALSE for an

@@ -206,8 +206,8 @@ mg_boot_first_contact(MgBoot *b, const char *nm_conf_dir)
 {
 	g_autoptr(GError) error = NULL;
 	g_autofree char *path = g_build_filename(nm_conf_dir, MG_FIRST_CONTACT_FILE, NULL);
-	g_autofree char *conf =
-	    mg_first_contact_conf(b->rt.catalogue, b->rt.rng, MG_FIRST_CONTACT_DRAWS, b->now, &error);
+	g_autofree char *conf = mg_first_contact_conf(
+	    b->rt.catalogue, b->rt.rng, MG_FIRST_CONTACT_DRAWS, b->now, &error);
 
 	if (conf == NULL || g_mkdir_with_parents(nm_conf_dir, 0755) != 0 ||
 	    !g_file_set_contents_full(

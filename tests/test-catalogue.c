@@ -29,20 +29,21 @@ static void
 test_catalogue_parse_good(void)
 {
 	g_autoptr(GError) error = NULL;
-	g_autoptr(MgCatalogue) cat = parse("# a comment\n" VENDOR_HEAD "  prefix 8CF8C5" REG "\n"
-					   "  prefix 646266D classes=ethernet serial=00010-000FF" REG "\n"
-					   "  prefix 00E04C" REG " era=current why=still made today\n"
-					   "  prefix 000102" REG "\n"
-					   "\n"
-					   "vendor other\n"
-					   "  name Other Co\n"
-					   "  organization Other\n"
-					   "  organization Other Inc.\n"
-					   "  classes ethernet\n"
-					   "  weight ethernet 7 cited: a made-up survey\n"
-					   "  products boards\n"
-					   "  prefix 70B3D5C4B" REG "\n",
-					   &error);
+	g_autoptr(MgCatalogue) cat =
+	    parse("# a comment\n" VENDOR_HEAD "  prefix 8CF8C5" REG "\n"
+		  "  prefix 646266D classes=ethernet serial=00010-000FF" REG "\n"
+		  "  prefix 00E04C" REG " era=current why=still made today\n"
+		  "  prefix 000102" REG "\n"
+		  "\n"
+		  "vendor other\n"
+		  "  name Other Co\n"
+		  "  organization Other\n"
+		  "  organization Other Inc.\n"
+		  "  classes ethernet\n"
+		  "  weight ethernet 7 cited: a made-up survey\n"
+		  "  products boards\n"
+		  "  prefix 70B3D5C4B" REG "\n",
+		  &error);
 	const MgVendor *acme;
 	const MgCatalogueEntry *e;
 	MgMac mac;
@@ -178,8 +179,8 @@ test_catalogue_builtin(void)
 	g_autoptr(MgCatalogue) cat = mg_catalogue_new_builtin(&error);
 	GPtrArray *entries;
 	guint wifi_vendors = 0, ethernet_vendors = 0, ap_vendors = 0;
-	static const char *const left_out[] = { "hpe",	       "murata", "ampak", "lbl",
-						 "raspberrypi", "qualcomm", "broadcom" };
+	static const char *const left_out[] = { "hpe",         "murata",   "ampak",   "lbl",
+						"raspberrypi", "qualcomm", "broadcom" };
 	MgMac mac;
 
 	g_assert_no_error(error);
@@ -217,9 +218,10 @@ test_catalogue_builtin(void)
 	g_assert_null(mg_catalogue_lookup(cat, &mac));
 	/* Small registrations (MA-M, MA-S) are embedded runs, not laptop cards. */
 	for (guint i = 0; i < entries->len; i++)
-		g_assert_cmpint(((const MgCatalogueEntry *)g_ptr_array_index(entries, i))->prefix.bits,
-				==,
-				MG_BLOCK_MA_L);
+		g_assert_cmpint(
+		    ((const MgCatalogueEntry *)g_ptr_array_index(entries, i))->prefix.bits,
+		    ==,
+		    MG_BLOCK_MA_L);
 	/* Router makers serve hotspots only; a laptop card maker never does. */
 	g_assert_cmpint(mg_catalogue_find_vendor(cat, "tplink")->classes, ==, MG_DEVICE_CLASS_AP);
 	g_assert_cmpint(mg_catalogue_find_vendor(cat, "avm")->classes, ==, MG_DEVICE_CLASS_AP);

@@ -182,7 +182,8 @@ test_generator_vendor_filter(void)
 	g_autoptr(MgCatalogue) cat = builtin();
 	g_autoptr(GError) error = NULL;
 	const char *want[] = { "lenovo", "Intel", NULL };
-	g_autoptr(MgGenerator) gen = mg_generator_new(cat, MG_DEVICE_CLASS_ETHERNET, want, NOW, &error);
+	g_autoptr(MgGenerator) gen =
+	    mg_generator_new(cat, MG_DEVICE_CLASS_ETHERNET, want, NOW, &error);
 	g_autoptr(MgRandom) rng = mg_random_new_seeded(1);
 	gboolean seen_lenovo = FALSE, seen_intel = FALSE;
 
@@ -206,7 +207,8 @@ test_generator_classes_apart(void)
 	g_autoptr(MgCatalogue) cat = builtin();
 	g_autoptr(GError) error = NULL;
 	g_autoptr(MgGenerator) ap = mg_generator_new(cat, MG_DEVICE_CLASS_AP, NULL, NOW, &error);
-	g_autoptr(MgGenerator) wifi = mg_generator_new(cat, MG_DEVICE_CLASS_WIFI, NULL, NOW, &error);
+	g_autoptr(MgGenerator) wifi =
+	    mg_generator_new(cat, MG_DEVICE_CLASS_WIFI, NULL, NOW, &error);
 	g_autoptr(MgRandom) rng = mg_random_new_seeded(11);
 	g_autoptr(GHashTable) ap_vendors = g_hash_table_new(g_str_hash, g_str_equal);
 
@@ -418,14 +420,13 @@ test_generator_keep_vendor(void)
 static void
 test_generator_exact_distribution(void)
 {
-	static const char table[] =
-	    "vendor acme\n  name Acme\n  organization A\n  classes wifi\n"
-	    "  weight wifi 3 ieee-blocks\n  products p\n"
-	    "  prefix 8CF8C5 serial=000001-000064 registered=2020-01-01\n"
-	    "  prefix DCA632 serial=000001-00000A registered=2020-01-01\n"
-	    "vendor zeta\n  name Zeta\n  organization Z\n  classes wifi\n"
-	    "  weight wifi 1 ieee-blocks\n  products p\n"
-	    "  prefix B827EB serial=000001-0003E8 registered=2020-01-01\n";
+	static const char table[] = "vendor acme\n  name Acme\n  organization A\n  classes wifi\n"
+				    "  weight wifi 3 ieee-blocks\n  products p\n"
+				    "  prefix 8CF8C5 serial=000001-000064 registered=2020-01-01\n"
+				    "  prefix DCA632 serial=000001-00000A registered=2020-01-01\n"
+				    "vendor zeta\n  name Zeta\n  organization Z\n  classes wifi\n"
+				    "  weight wifi 1 ieee-blocks\n  products p\n"
+				    "  prefix B827EB serial=000001-0003E8 registered=2020-01-01\n";
 	g_autoptr(GError) error = NULL;
 	g_autoptr(MgCatalogue) cat = mg_catalogue_new_from_data(table, strlen(table), &error);
 	g_autoptr(MgGenerator) gen = NULL;
@@ -470,7 +471,9 @@ assert_rows_drawn_as_stated(MgCatalogue *cat, MgDeviceClass device_class, const 
 	}
 	for (guint i = 0; i < entries->len; i++) {
 		g_assert_cmpfloat_with_epsilon(
-		    mg_generator_entry_share(gen, g_ptr_array_index(entries, i)), expected[i], 1e-12);
+		    mg_generator_entry_share(gen, g_ptr_array_index(entries, i)),
+		    expected[i],
+		    1e-12);
 		if (expected[i] == 0) {
 			g_assert_cmpuint(counts[i], ==, 0);
 			continue;
@@ -534,7 +537,8 @@ test_generator_shipped_ages(void)
 	g_autoptr(MgCatalogue) cat = builtin();
 	GPtrArray *entries = mg_catalogue_get_entries(cat);
 	g_autoptr(GError) error = NULL;
-	g_autoptr(MgGenerator) wifi = mg_generator_new(cat, MG_DEVICE_CLASS_WIFI, NULL, NOW, &error);
+	g_autoptr(MgGenerator) wifi =
+	    mg_generator_new(cat, MG_DEVICE_CLASS_WIFI, NULL, NOW, &error);
 	double old = 0, total = 0;
 
 	g_assert_no_error(error);

@@ -64,7 +64,8 @@ mg_check_block_weights(const MgVendor *v)
 	guint bad = 0;
 	for (guint c = 0; c < G_N_ELEMENTS(each); c++) {
 		guint blocks = 0;
-		if (g_strcmp0(mg_vendor_weight_source(v, each[c]), MG_WEIGHT_SOURCE_IEEE_BLOCKS) != 0)
+		if (g_strcmp0(mg_vendor_weight_source(v, each[c]), MG_WEIGHT_SOURCE_IEEE_BLOCKS) !=
+		    0)
 			continue;
 		for (guint i = 0; i < v->entries->len; i++) {
 			const MgCatalogueEntry *e = g_ptr_array_index(v->entries, i);
@@ -105,12 +106,13 @@ mg_check_entry(MgRegistries *regs, const MgVendor *v, const MgCatalogueEntry *e)
 		return 1;
 	}
 	if (!mg_vendor_has_organization(v, org)) {
-		g_printerr("line %u: vendor %s: %s is registered to '%s' (%s), not to this vendor\n",
-			   e->line,
-			   v->id,
-			   hex,
-			   org,
-			   where);
+		g_printerr(
+		    "line %u: vendor %s: %s is registered to '%s' (%s), not to this vendor\n",
+		    e->line,
+		    v->id,
+		    hex,
+		    org,
+		    where);
 		return 1;
 	}
 	if (where[0] == 'i')
@@ -175,7 +177,8 @@ main(int argc, char **argv)
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	if (!g_option_context_parse(ctx, &argc, &argv, &error) || argc != 2 || snapshot == NULL) {
 		g_printerr("mg-catalogue-check: %s\n",
-			   error != NULL ? error->message : "expected --snapshot FILE and one TABLE");
+			   error != NULL ? error->message
+					 : "expected --snapshot FILE and one TABLE");
 		return 2;
 	}
 	if (ieee_dir == NULL)

@@ -21,7 +21,8 @@ LLVMFuzzerTestOneInput(const guint8 *data, size_t size)
 	if (cat == NULL)
 		return 0;
 	for (guint c = 0; c < G_N_ELEMENTS(classes); c++) {
-		g_autoptr(MgGenerator) gen = mg_generator_new(cat, classes[c], NULL, MG_FUZZ_NOW, NULL);
+		g_autoptr(MgGenerator) gen =
+		    mg_generator_new(cat, classes[c], NULL, MG_FUZZ_NOW, NULL);
 		g_autoptr(MgRandom) rng = mg_random_new_seeded(size);
 		for (guint i = 0; gen != NULL && i < 16; i++) {
 			const MgCatalogueEntry *e = NULL;
