@@ -145,7 +145,7 @@ class Weights:
 
     def scaled(self):
         total = sum(self.raw.values())
-        return {vid: max(1, round(SCALE * x / total)) for vid, x in self.raw.items()}, total
+        return {vid: max(1, round(SCALE * x / total)) for vid, x in self.raw.items()}
 
 
 def fmt(x):
@@ -268,10 +268,10 @@ def derive(data):
     ages = read_ages(os.path.join(ev, AGES_FILE))
     blocks = {v["id"]: vendor_blocks(v, registry, ages) for v in vendors}
     counts = {vid: len(b) for vid, b in blocks.items()}
-    weights = {"wifi": wifi_weights(rules, vendors, survey, counts).scaled()[0],
-               "ethernet": ethernet_weights(rules, vendors, survey, counts).scaled()[0]}
-    why = {"wifi": wifi_weights(rules, vendors, survey, counts).why,
-           "ethernet": ethernet_weights(rules, vendors, survey, counts).why}
+    derived = {"wifi": wifi_weights(rules, vendors, survey, counts),
+               "ethernet": ethernet_weights(rules, vendors, survey, counts)}
+    weights = {cls: w.scaled() for cls, w in derived.items()}
+    why = {cls: w.why for cls, w in derived.items()}
     out = [HEADER]
     for v in vendors:
         classes = [c for c in ("wifi", "ethernet", "ap") if any(m[0] == c for m in v["maps"])]
