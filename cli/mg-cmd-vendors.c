@@ -10,10 +10,6 @@
 #include "mg-cli.h"
 #include "mg-generator.h"
 
-static const MgDeviceClass mg_each_class[] = { MG_DEVICE_CLASS_WIFI,
-					       MG_DEVICE_CLASS_ETHERNET,
-					       MG_DEVICE_CLASS_AP };
-
 static guint
 mg_vendor_count_entries(const MgVendor *v, MgDeviceClass device_class)
 {
@@ -51,8 +47,8 @@ mg_vendor_json(const MgVendor *v, MgDeviceClass shown, GPtrArray *vendors)
 		json_array_add_string_element(orgs, g_ptr_array_index(v->organizations, i));
 	json_object_set_array_member(o, "organizations", orgs);
 	json_object_set_member(o, "classes", mg_cli_class_json(v->classes));
-	for (guint c = 0; c < G_N_ELEMENTS(mg_each_class); c++) {
-		MgDeviceClass one = mg_each_class[c];
+	for (guint c = 0; c < MG_DEVICE_CLASS_COUNT; c++) {
+		MgDeviceClass one = mg_device_classes[c];
 		JsonObject *w;
 		if ((one & shown & v->classes) == 0)
 			continue;
@@ -211,9 +207,9 @@ mg_cmd_vendors(int argc, char **argv)
 		mg_cli_print_json(root);
 		return MG_EXIT_OK;
 	}
-	for (guint c = 0; c < G_N_ELEMENTS(mg_each_class); c++) {
-		if ((mg_each_class[c] & shown) != 0)
-			mg_vendors_print_class(vendors, mg_each_class[c]);
+	for (guint c = 0; c < MG_DEVICE_CLASS_COUNT; c++) {
+		if ((mg_device_classes[c] & shown) != 0)
+			mg_vendors_print_class(vendors, mg_device_classes[c]);
 	}
 	mg_vendors_print_age_rule(now);
 	return MG_EXIT_OK;

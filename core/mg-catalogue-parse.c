@@ -234,11 +234,9 @@ mg_catalogue_parse_prefix(MgCatalogueParser *parser, const char *rest, GError **
 static gboolean
 mg_vendor_weighs_its_classes(const MgVendor *v)
 {
-	static const MgDeviceClass each[] = { MG_DEVICE_CLASS_WIFI,
-					      MG_DEVICE_CLASS_ETHERNET,
-					      MG_DEVICE_CLASS_AP };
-	for (guint i = 0; i < G_N_ELEMENTS(each); i++) {
-		if ((v->classes & each[i]) != 0 && mg_vendor_weight(v, each[i]) == 0)
+	for (guint i = 0; i < MG_DEVICE_CLASS_COUNT; i++) {
+		MgDeviceClass one = mg_device_classes[i];
+		if ((v->classes & one) != 0 && mg_vendor_weight(v, one) == 0)
 			return FALSE;
 	}
 	return TRUE;

@@ -82,6 +82,12 @@ mg_device_class_to_string(MgDeviceClass device_class)
 	return (guint)device_class < G_N_ELEMENTS(names) ? names[device_class] : "none";
 }
 
+const MgDeviceClass mg_device_classes[MG_DEVICE_CLASS_COUNT] = {
+	MG_DEVICE_CLASS_WIFI,
+	MG_DEVICE_CLASS_ETHERNET,
+	MG_DEVICE_CLASS_AP,
+};
+
 guint
 mg_device_class_index(MgDeviceClass device_class)
 {

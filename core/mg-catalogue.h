@@ -70,6 +70,8 @@ const MgVendor *mg_catalogue_find_vendor(MgCatalogue *catalogue, const char *nam
 /* The most specific row whose block holds @mac, or NULL. */
 const MgCatalogueEntry *mg_catalogue_lookup(MgCatalogue *catalogue, const MgMac *mac);
 
+/* Each single class, in the order of per-class arrays. */
+extern const MgDeviceClass mg_device_classes[MG_DEVICE_CLASS_COUNT];
 /* The index of one class (WIFI, ETHERNET or AP) in per-class arrays. */
 guint mg_device_class_index(MgDeviceClass device_class);
 /* The vendor's weight for one class, 0 when it has none; its source or NULL. */

@@ -58,25 +58,22 @@ mg_check_organizations(MgRegistries *regs, const MgVendor *v)
 static guint
 mg_check_block_weights(const MgVendor *v)
 {
-	static const MgDeviceClass each[] = { MG_DEVICE_CLASS_WIFI,
-					      MG_DEVICE_CLASS_ETHERNET,
-					      MG_DEVICE_CLASS_AP };
 	guint bad = 0;
-	for (guint c = 0; c < G_N_ELEMENTS(each); c++) {
+	for (guint c = 0; c < MG_DEVICE_CLASS_COUNT; c++) {
+		MgDeviceClass one = mg_device_classes[c];
 		guint blocks = 0;
-		if (g_strcmp0(mg_vendor_weight_source(v, each[c]), MG_WEIGHT_SOURCE_IEEE_BLOCKS) !=
-		    0)
+		if (g_strcmp0(mg_vendor_weight_source(v, one), MG_WEIGHT_SOURCE_IEEE_BLOCKS) != 0)
 			continue;
 		for (guint i = 0; i < v->entries->len; i++) {
 			const MgCatalogueEntry *e = g_ptr_array_index(v->entries, i);
-			blocks += (e->classes & each[c]) != 0 ? 1 : 0;
+			blocks += (e->classes & one) != 0 ? 1 : 0;
 		}
-		if (blocks != mg_vendor_weight(v, each[c])) {
+		if (blocks != mg_vendor_weight(v, one)) {
 			g_printerr("line %u: vendor %s: %s weight %u, but it lists %u blocks\n",
 				   v->line,
 				   v->id,
-				   mg_device_class_to_string(each[c]),
-				   mg_vendor_weight(v, each[c]),
+				   mg_device_class_to_string(one),
+				   mg_vendor_weight(v, one),
 				   blocks);
 			bad++;
 		}
