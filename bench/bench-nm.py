@@ -24,6 +24,7 @@ script:
 
     bench-nm.py MACGUISED HOOK NM_CLIENT_RSS NM_BARE_WRITER          (as root)"""
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -34,7 +35,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "nm"))
 from nmnetns import NmNetns  # noqa: E402
 
-MACGUISED, HOOK, NM_CLIENT_RSS, NM_BARE_WRITER = sys.argv[1:5]
+MACGUISED, HOOK, NM_CLIENT_RSS, NM_BARE_WRITER, CLI = sys.argv[1:6]
 RUNS = int(os.environ.get("MG_BENCH_RUNS", "50"))
 SIZES = [int(n) for n in os.environ.get("MG_BENCH_SIZES", "100,1000").split(",")]
 IDLE = int(os.environ.get("MG_BENCH_IDLE", "60"))
@@ -191,6 +192,18 @@ def status_of(pid):
     return out
 
 
+def cpu_seconds(pid):
+    """User plus system CPU time a process has used."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def nm_pid(nm):
+    # unshare and its shell exec NetworkManager: the spawned pid is its own.
+    return next(p.pid for name, p in nm.pids if name == "nm")
+
+
 def write_keyfiles(nm, prefix, count):
     conns = os.path.join(nm.dir, "system-connections")
     for i in range(count):
@@ -220,9 +233,14 @@ def fleet_of_profiles(count, measure_memory):
         write_keyfiles(nm, "p", count)
         nm.nmcli("connection", "reload", timeout=300)
         t = time.monotonic()
+        nm_cpu = cpu_seconds(nm_pid(nm))
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
         out = nm.run(NM_BARE_WRITER, "b", ns=nm.ns, timeout=600).stdout
         assert out.startswith(f"{count} profiles written, 0 failed"), out
         bare = time.monotonic() - t
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        bare_cpu = (after.ru_utime + after.ru_stime) - (children.ru_utime + children.ru_stime)
+        nm_cpu_bare = cpu_seconds(nm_pid(nm)) - nm_cpu
         if measure_memory:
             nm.spawn("nm-client-rss", NM_CLIENT_RSS, ns=nm.ns)
             nm.wait_for("the bare libnm client", lambda: "KiB" in nm.log_tail("nm-client-rss"),
@@ -230,16 +248,43 @@ def fleet_of_profiles(count, measure_memory):
             bare_rss = int(nm.log_tail("nm-client-rss").split()[-2])
             nm.end("nm-client-rss")
         t = time.monotonic()
+        nm_cpu = cpu_seconds(nm_pid(nm))
         daemon = nm.start_macguised(MACGUISED)
         nm.wait_for(f"{count} addresses", lambda: new_addresses(nm) >= count, timeout=1800)
         took = time.monotonic() - t
+        nm_cpu_daemon = cpu_seconds(nm_pid(nm)) - nm_cpu
+        daemon_cpu = cpu_seconds(daemon.pid)
         print(f"  {count:5} profiles: bare libnm client {bare:6.2f} s, macguised {took:6.2f} s "
               f"({took / count * 1000:.1f} ms each): ratio {took / bare:.2f}", flush=True)
+        print(f"        CPU seconds: NetworkManager {nm_cpu_bare:.2f} serving the bare client "
+              f"(which used {bare_cpu:.2f}), {nm_cpu_daemon:.2f} serving macguised "
+              f"(which used {daemon_cpu:.2f})", flush=True)
         if measure_memory:
+            status_at_scale(nm, 2 * count)
             idle(nm, daemon, bare_rss)
         return bare, took
     finally:
         nm.stop()
+
+
+def timed(nm, *cmd):
+    """Median seconds of five runs of @cmd in the namespace, and its output's size."""
+    times, size = [], 0
+    for _ in range(5):
+        t = time.monotonic()
+        size = len(nm.run(*cmd, ns=nm.ns, timeout=120).stdout)
+        times.append(time.monotonic() - t)
+    return statistics.median(times), size
+
+
+def status_at_scale(nm, profiles):
+    """`macguise status --json` against nmcli's terse listing of the same profiles."""
+    nmcli_s, nmcli_size = timed(nm, "nmcli", "-t", "connection", "show")
+    status_s, status_size = timed(nm, CLI, "status", "--json")
+    print(f"  status of {profiles} profiles: `macguise status --json` "
+          f"{status_s * 1000:.0f} ms, {status_size / 1024:.0f} KiB; `nmcli -t connection show` "
+          f"{nmcli_s * 1000:.0f} ms, {nmcli_size / 1024:.0f} KiB: ratio {status_s / nmcli_s:.2f}",
+          flush=True)
 
 
 def idle(nm, daemon, bare_rss):

@@ -33,16 +33,16 @@ mg_service_get_status(MgService *self, const char *user)
 		MgDeviceClass device_class = mg_profile_class(c);
 		const char *uuid = nm_connection_get_uuid(c);
 		MgProfileStatus status;
-		g_auto(MgPolicy) policy = { 0 };
+		const MgPolicy *policy;
 		g_autofree char *mode = NULL;
 		g_autofree char *rotate = NULL;
 
 		if (device_class == MG_DEVICE_CLASS_NONE || uuid == NULL ||
 		    !mg_service_visible_to(c, user))
 			continue;
-		mg_profile_policy(&self->rt.config, self->rt.catalogue, c, device_class, &policy);
-		mode = mg_policy_get(&policy, "mode");
-		rotate = mg_policy_get(&policy, "rotate");
+		policy = mg_service_policy(self, c, device_class);
+		mode = mg_policy_get(policy, "mode");
+		rotate = mg_policy_get(policy, "rotate");
 		status.uuid = uuid;
 		status.id = nm_connection_get_id(c);
 		status.device_class = device_class;
@@ -97,12 +97,11 @@ mg_service_rotate_one(MgService *self, NMRemoteConnection *rc, gboolean now)
 	NMConnection *c = NM_CONNECTION(rc);
 	const char *uuid = nm_connection_get_uuid(c);
 	MgDeviceClass device_class = mg_profile_class(c);
+	const MgPolicy *policy = mg_service_policy(self, c, device_class);
 	MgSnapshot snap;
-	g_auto(MgPolicy) policy = { 0 };
 	MgRotation r;
 
-	mg_profile_policy(&self->rt.config, self->rt.catalogue, c, device_class, &policy);
-	mg_service_snapshot(self, c, device_class, &policy, &snap);
+	mg_service_snapshot(self, c, device_class, policy, &snap);
 	r = mg_rotation_decide(&snap, now, g_get_real_time() / G_USEC_PER_SEC);
 	if ((r.actions & MG_DO_MARK_PENDING) != 0) {
 		mg_state_ensure_profile(self->rt.state, uuid)->pending = TRUE;
@@ -110,7 +109,7 @@ mg_service_rotate_one(MgService *self, NMRemoteConnection *rc, gboolean now)
 		mg_service_note_changed(self, uuid);
 	}
 	if ((r.actions & MG_DO_ASSIGN) != 0)
-		mg_service_assign(self, rc, device_class, &policy, FALSE, "");
+		mg_service_assign(self, rc, device_class, policy, FALSE, "");
 	else if (r.outcome == MG_ROTATION_ROTATED)
 		mg_service_evaluate(self, rc, MG_EVENT_SEEN);
 	return mg_service_rotation_started(self, uuid, r);
@@ -163,6 +162,7 @@ mg_service_reload(MgService *self, GError **error)
 	}
 	mg_config_clear(&self->rt.config);
 	self->rt.config = fresh;
+	mg_service_policy_changed(self, NULL);
 	mg_service_schedule_publish(self);
 	if (self->client != NULL && nm_client_get_nm_running(self->client))
 		mg_service_evaluate_all(self, MG_EVENT_SEEN);

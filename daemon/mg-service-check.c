@@ -15,12 +15,10 @@ mg_service_manages(MgService *self, NMConnection *c)
 {
 	MgDeviceClass device_class = mg_profile_class(c);
 	MgSnapshot snap;
-	g_auto(MgPolicy) policy = { 0 };
 
 	if (device_class == MG_DEVICE_CLASS_NONE)
 		return FALSE;
-	mg_profile_policy(&self->rt.config, self->rt.catalogue, c, device_class, &policy);
-	mg_service_snapshot(self, c, device_class, &policy, &snap);
+	mg_service_snapshot(self, c, device_class, mg_service_policy(self, c, device_class), &snap);
 	return mg_snapshot_manages(&snap);
 }
 
@@ -111,7 +109,7 @@ mg_service_report_verdict(MgService *self,
 	MgDeviceClass device_class;
 	MgVerdict verdict;
 	MgSnapshot snap;
-	g_auto(MgPolicy) policy = { 0 };
+	const MgPolicy *policy;
 	MgReport r;
 	MgMac mac;
 	g_autofree char *digest = NULL;
@@ -124,8 +122,8 @@ mg_service_report_verdict(MgService *self,
 	c = NM_CONNECTION(rc);
 	device_class = mg_profile_class(c);
 	p = mg_state_get_profile(self->rt.state, nm_connection_get_uuid(c));
-	mg_profile_policy(&self->rt.config, self->rt.catalogue, c, device_class, &policy);
-	mg_service_snapshot(self, c, device_class, &policy, &snap);
+	policy = mg_service_policy(self, c, device_class);
+	mg_service_snapshot(self, c, device_class, policy, &snap);
 	r = mg_report_decide(&snap,
 			     p != NULL && p->has_address && mg_mac_equal(&p->address, &mac),
 			     verdict,
@@ -146,5 +144,5 @@ mg_service_report_verdict(MgService *self,
 			  evidence);
 	}
 	return mg_report_outcome_to_string(
-	    mg_service_carry_out_report(self, rc, &policy, p, r, iface));
+	    mg_service_carry_out_report(self, rc, policy, p, r, iface));
 }

@@ -306,7 +306,7 @@ mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 	MgLinkView view = { FALSE, MG_LINK_UNKNOWN, { { 0 } } };
 	g_autofree char *words = NULL;
 	MgReconcile r;
-	g_auto(MgPolicy) policy = { 0 };
+	const MgPolicy *policy;
 
 	if (device_class == MG_DEVICE_CLASS_NONE || uuid == NULL)
 		return;
@@ -314,29 +314,29 @@ mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 		view.new_activation = g_hash_table_contains(self->unchecked, uuid);
 		view.link = mg_service_link_address(self, uuid, device_class, &view.mac);
 	}
-	mg_profile_policy(&self->rt.config, self->rt.catalogue, connection, device_class, &policy);
-	r = mg_service_decide(self, connection, device_class, &policy, &view, event);
+	policy = mg_service_policy(self, connection, device_class);
+	r = mg_service_decide(self, connection, device_class, policy, &view, event);
 	/* A hand-back or an adopted address changes what the profile is: decide
 	 * again on the new state (at most once more each). */
 	for (guint pass = 0;
 	     pass < 2 && (r.actions & (MG_DO_HAND_BACK | MG_DO_ADOPT_UNRECORDED)) != 0;
 	     pass++) {
 		mg_service_apply_state(
-		    self, connection, device_class, &policy, r.actions & state_only);
-		r = mg_service_decide(self, connection, device_class, &policy, &view, event);
+		    self, connection, device_class, policy, r.actions & state_only);
+		r = mg_service_decide(self, connection, device_class, policy, &view, event);
 	}
 	words = mg_reconcile_actions_to_string(r.actions);
 	g_debug("profile '%s': %s (%s)", nm_connection_get_id(connection), words, r.reason);
 	if ((r.actions & state_only) != 0)
 		mg_service_apply_state(
-		    self, connection, device_class, &policy, r.actions & state_only);
+		    self, connection, device_class, policy, r.actions & state_only);
 	if (r.wake_at != 0)
 		g_hash_table_replace(
 		    self->wake_at, g_strdup(uuid), g_memdup2(&r.wake_at, sizeof(r.wake_at)));
 	else
 		g_hash_table_remove(self->wake_at, uuid);
 	mg_service_note_checked(self, connection, &view, &r);
-	mg_service_apply_writes(self, rc, device_class, &policy, &view, r.actions);
+	mg_service_apply_writes(self, rc, device_class, policy, &view, r.actions);
 }
 
 /* One timer, for the earliest instant any profile asked for: no polling.

@@ -176,6 +176,8 @@ mg_service_connection_seen(MgService *self, NMRemoteConnection *rc)
 {
 	const char *uuid = nm_connection_get_uuid(NM_CONNECTION(rc));
 
+	if (uuid != NULL)
+		mg_service_policy_changed(self, uuid);
 	if (uuid != NULL && mg_profile_class(NM_CONNECTION(rc)) != MG_DEVICE_CLASS_NONE)
 		mg_service_note_changed(self, uuid);
 	mg_service_index_check(self, NM_CONNECTION(rc));
@@ -214,6 +216,8 @@ mg_service_connection_removed(NMClient *client, NMRemoteConnection *rc, gpointer
 	MgReconcile r = mg_reconcile(
 	    &none, self->rt.boot_id, g_get_real_time() / G_USEC_PER_SEC, MG_EVENT_REMOVED);
 
+	if (uuid != NULL)
+		mg_service_policy_removed(self, uuid);
 	if (uuid == NULL || (r.actions & MG_DO_FORGET) == 0)
 		return;
 	if (mg_state_remove_profile(self->rt.state, uuid))
@@ -239,6 +243,7 @@ mg_service_nm_running_changed(NMClient *client, GParamSpec *pspec, gpointer user
 		g_message("NetworkManager is not running; waiting for it");
 		g_hash_table_remove_all(self->active);
 		g_hash_table_remove_all(self->unchecked);
+		mg_service_policy_changed(self, NULL);
 		mg_wall_timer_arm(self->timer, 0);
 		return;
 	}

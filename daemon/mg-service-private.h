@@ -72,7 +72,9 @@ struct _MgService {
 	gboolean publish_failed;
 	char *config_path;
 	char *runtime_dir;
-	char *nm_state_dir; /* NetworkManager's leases */
+	char *nm_state_dir;   /* NetworkManager's leases */
+	GHashTable *policies; /* UUID -> its resolved policy (mg-service-policy.c) */
+	MgPolicy policy_off;  /* for a profile without a UUID */
 };
 
 /* A profile's writes: failures in a row, when to try again, and an address
@@ -168,6 +170,16 @@ gboolean mg_service_assign(MgService *self,
 			   const MgPolicy *policy,
 			   gboolean for_conflict,
 			   const char *reactivate_iface);
+
+/* Each profile's resolved policy (mg-service-policy.c): valid until the
+ * profile changes or macguise.conf is reloaded. */
+GHashTable *mg_service_policies_new(void);
+const MgPolicy *
+mg_service_policy(MgService *self, NMConnection *connection, MgDeviceClass device_class);
+/* @uuid's profile changed (NULL: macguise.conf did): resolve again when next
+ * asked. */
+void mg_service_policy_changed(MgService *self, const char *uuid);
+void mg_service_policy_removed(MgService *self, const char *uuid);
 
 /* Deciding, and carrying the decision out (mg-service-decide.c) */
 void mg_service_snapshot(MgService *self,

@@ -55,6 +55,8 @@ mg_service_finalize(GObject *object)
 	g_queue_clear_full(&self->to_commit, (GDestroyNotify)mg_write_free);
 	g_clear_pointer(&self->changed, g_hash_table_unref);
 	g_clear_pointer(&self->published, g_hash_table_unref);
+	g_clear_pointer(&self->policies, g_hash_table_unref);
+	mg_policy_clear(&self->policy_off);
 	g_queue_clear_full(&self->locked_out, (GDestroyNotify)mg_write_free);
 	if (self->profile_lock >= 0)
 		(void)close(self->profile_lock);
@@ -115,6 +117,9 @@ mg_service_init(MgService *self)
 	self->deferred_set = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_object_unref);
 	self->wake_at = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	self->reactivate = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	self->policies = mg_service_policies_new();
+	mg_policy_init_default(&self->policy_off);
+	self->policy_off.mode = MG_MODE_OFF;
 }
 
 static gboolean
@@ -159,14 +164,10 @@ mg_service_leaves_alone(MgService *self, NMConnection *c)
 {
 	MgDeviceClass device_class = mg_profile_class(c);
 	const MgProfileState *p = mg_state_get_profile(self->rt.state, nm_connection_get_uuid(c));
-	g_auto(MgPolicy) policy = { 0 };
-	gboolean off;
 
 	if (device_class == MG_DEVICE_CLASS_NONE || (p != NULL && p->user_owned))
 		return TRUE;
-	mg_profile_policy(&self->rt.config, self->rt.catalogue, c, device_class, &policy);
-	off = policy.mode == MG_MODE_OFF;
-	return off;
+	return mg_service_policy(self, c, device_class)->mode == MG_MODE_OFF;
 }
 
 /* The link-check index: the profiles the pre-up hook has nothing to check

@@ -284,6 +284,32 @@ def dbus_status_lists_profiles_with_their_current_address():
     assert "'class': <'wifi'>" in out
 
 
+def bad_value_warnings(name):
+    with open(os.path.join(NM.dir, "macguised.log"), encoding="utf-8", errors="replace") as f:
+        return sum(1 for line in f if f"profile '{name}': macguise.rotate" in line)
+
+
+@mgtap.test
+def a_bad_value_is_reported_once_per_change_not_at_every_status():
+    # The policy is resolved once per change of the profile (or of
+    # macguise.conf), not at every status request.
+    add_keyfile("badval", "5b0b3f4e-9a77-4c4d-8e0e-0c0ffee000b1", "[user]\nmacguise.rotate=often\n")
+    wait_cloned("badval")
+    NM.wait_for("the bad value reported", lambda: bad_value_warnings("badval") >= 1)
+    wait_for_api()
+    for _ in range(3):
+        assert f"'{uuid_of('badval')}'" in dbus("GetStatus").stdout
+    assert bad_value_warnings("badval") == 1, bad_value_warnings("badval")
+    # A change that keeps the bad value (macguised's own write was one) is
+    # not reported again; a new bad value is.
+    NM.nmcli("connection", "modify", "badval", "connection.autoconnect-priority", "5")
+    NM.macguised_caught_up()
+    assert bad_value_warnings("badval") == 1, bad_value_warnings("badval")
+    add_keyfile("badval", "5b0b3f4e-9a77-4c4d-8e0e-0c0ffee000b1", "[user]\nmacguise.rotate=seldom\n")
+    NM.wait_for("the new bad value reported", lambda: bad_value_warnings("badval") == 2)
+    NM.nmcli("connection", "delete", "badval")
+
+
 def read_until(stream, predicate, timeout=20.0):
     """Lines from @stream until one satisfies @predicate; that line."""
     deadline = time.monotonic() + timeout
