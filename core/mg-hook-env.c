@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "mg-hook-env.h"
+#include "mg-hook-started.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
@@ -43,6 +44,17 @@ mg_parse_ip4_item(const char *text, guint8 out[4])
 	return TRUE;
 }
 
+/* The front's note of when the hook started; our own, so a bad one is
+ * ignored rather than an error. */
+static void
+mg_hook_request_parse_started(MgHookRequest *request, const char *text)
+{
+	gint64 started;
+
+	if (text != NULL && g_ascii_string_to_signed(text, 10, 1, G_MAXINT64, &started, NULL))
+		request->started_us = started;
+}
+
 gboolean
 mg_hook_request_parse(MgHookRequest *request,
 		      int argc,
@@ -71,6 +83,7 @@ mg_hook_request_parse(MgHookRequest *request,
 		return FALSE;
 	}
 	request->iface = g_strdup(iface);
+	mg_hook_request_parse_started(request, mg_env_lookup(envp, MG_HOOK_STARTED_ENV));
 	if (uuid != NULL && uuid[0] != '\0') {
 		if (!mg_uuid_is_valid(uuid)) {
 			g_set_error(

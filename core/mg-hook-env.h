@@ -15,6 +15,7 @@ typedef struct {
 	char *iface;  /* DEVICE_IFACE, else argv[1] */
 	guint8 ipv4[MG_PROBE_MAX_IPV4][4]; /* from IP4_ADDRESS_<n> */
 	guint n_ipv4;
+	gint64 started_us; /* when the hook's front started (CLOCK_MONOTONIC), or 0 */
 } MgHookRequest;
 
 /* @envp as in environ. A malformed value of what the check needs is an

@@ -34,6 +34,12 @@ typedef struct {
 	char *address;
 	gint64 started;
 	guint frames_read;
+	/* Read, and watched, before macguised is asked: the window runs while
+	 * the question does. */
+	MgLinkInfo before;
+	GError *link_error;    /* the link could not be read */
+	MgLinkCheck *watching; /* NULL: see watch_error */
+	GError *watch_error;
 } MgHook;
 
 static void
@@ -126,15 +132,26 @@ mg_hook_ask(MgHook *hook, guint *window_ms, MgProbeKinds *kinds)
 	return TRUE;
 }
 
+/* The link as it is, and a packet socket watching for its address. */
+static void
+mg_hook_start_watching(MgHook *hook)
+{
+	if (!mg_link_read(hook->request->iface, &hook->before, &hook->link_error))
+		return;
+	hook->watching = mg_link_check_open(
+	    hook->before.ifindex, &hook->before.mac, hook->started, &hook->watch_error);
+}
+
 static void
 mg_hook_check(MgHook *hook, guint window_ms, MgProbeKinds kinds)
 {
 	const MgHookRequest *req = hook->request;
+	const MgLinkInfo *before = &hook->before;
 	g_autoptr(GError) error = NULL;
 	g_autofree char *evidence = NULL;
 	MgProbeTarget target;
 	MgProbeTally tally = { 0 };
-	MgLinkInfo before, after;
+	MgLinkInfo after;
 	MgVerdict verdict;
 	MgMac expected;
 
@@ -147,13 +164,17 @@ mg_hook_check(MgHook *hook, guint window_ms, MgProbeKinds kinds)
 		mg_hook_report(hook, MG_VERDICT_UNCHECKED, error->message);
 		return;
 	}
-	if (!mg_link_read(req->iface, &before, &error)) {
-		mg_hook_report(hook, MG_VERDICT_UNCHECKED, error->message);
+	if (hook->link_error != NULL) {
+		mg_hook_report(hook, MG_VERDICT_UNCHECKED, hook->link_error->message);
 		return;
 	}
-	if (!mg_mac_equal(&before.mac, &expected)) {
+	if (!mg_mac_equal(&before->mac, &expected)) {
 		mg_hook_report(
 		    hook, MG_VERDICT_UNCHECKED, _("the link does not use the profile's address"));
+		return;
+	}
+	if (hook->watching == NULL) {
+		mg_hook_report(hook, MG_VERDICT_UNCHECKED, hook->watch_error->message);
 		return;
 	}
 	if (sodium_init() < 0) {
@@ -164,25 +185,35 @@ mg_hook_check(MgHook *hook, guint window_ms, MgProbeKinds kinds)
 	randombytes_buf(target.nonce, sizeof(target.nonce));
 	for (guint i = 0; i < req->n_ipv4; i++)
 		mg_probe_target_add_ipv4(&target, req->ipv4[i]);
-	for (guint i = 0; i < before.n_ipv4; i++)
-		mg_probe_target_add_ipv4(&target, before.ipv4[i]);
+	for (guint i = 0; i < before->n_ipv4; i++)
+		mg_probe_target_add_ipv4(&target, before->ipv4[i]);
 	g_debug("%s: checking %s, %u IPv4 address(es), for %u ms",
 		req->iface,
 		hook->address,
 		target.n_ipv4,
 		window_ms);
-	if (!mg_link_check_run(before.ifindex, &target, kinds, window_ms, &tally, &error)) {
+	if (!mg_link_check_finish(hook->watching, &target, kinds, window_ms, &tally, &error)) {
 		mg_hook_report(hook, MG_VERDICT_UNCHECKED, error->message);
 		return;
 	}
 	/* The kernel's own duplicate address detection, as far as it got. */
 	if (mg_link_read(req->iface, &after, NULL)) {
-		tally.kernel_dad_failed = before.dad_failed_eui64 || after.dad_failed_eui64;
-		tally.kernel_dad_failed_other = before.dad_failed_other || after.dad_failed_other;
+		tally.kernel_dad_failed = before->dad_failed_eui64 || after.dad_failed_eui64;
+		tally.kernel_dad_failed_other = before->dad_failed_other || after.dad_failed_other;
 	}
 	hook->frames_read = tally.frames_read;
 	verdict = mg_probe_tally_verdict(&tally, kinds, target.n_ipv4, window_ms, &evidence);
 	mg_hook_report(hook, verdict, evidence);
+}
+
+/* The verdict's log line needs the locale's character set and the time
+ * zone: loaded now, while the window has time to spare, not after it while
+ * NetworkManager waits. */
+static void
+mg_hook_warm_up_logging(void)
+{
+	g_autoptr(GDateTime) now = g_date_time_new_now_local();
+	(void)g_get_charset(NULL);
 }
 
 int
@@ -223,6 +254,13 @@ main(int argc, char **argv)
 		mg_hook_request_clear(&request);
 		return 0;
 	}
+	/* The window counts from the hook's start, when the front noted it
+	 * (a note from the future, or over a second old, is not believed). */
+	if (request.started_us > 0 && request.started_us <= hook.started &&
+	    hook.started - request.started_us < G_USEC_PER_SEC)
+		hook.started = request.started_us;
+	mg_hook_start_watching(&hook);
+	mg_hook_warm_up_logging();
 	hook.bus = g_bus_get_sync(G_BUS_TYPE_SYSTEM, NULL, &error);
 	if (hook.bus == NULL) {
 		g_message(_("%s: no system bus (%s); the link is not checked"),
@@ -232,6 +270,9 @@ main(int argc, char **argv)
 		mg_hook_check(&hook, window_ms, kinds);
 	}
 	g_clear_object(&hook.bus);
+	g_clear_pointer(&hook.watching, mg_link_check_free);
+	g_clear_error(&hook.link_error);
+	g_clear_error(&hook.watch_error);
 	g_free(hook.address);
 	mg_hook_request_clear(&request);
 	return 0;

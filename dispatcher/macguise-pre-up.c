@@ -5,8 +5,8 @@
  * links nothing but libc, so that it costs what a shell script would: it
  * leaves at once for other events and for the profiles macguised's
  * link-check index lists, and hands everything else, argv and environment
- * unchanged, to macguise-link-check, which asks macguised and checks the
- * link. It never fails the activation. */
+ * unchanged but for the instant it started, to macguise-link-check, which
+ * asks macguised and checks the link. It never fails the activation. */
 #include "config.h"
 
 #include <errno.h>
@@ -15,8 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "mg-hook-started.h"
 #include "mg-link-check-index.h"
 
 /* An index of thousands of profiles fits; anything larger is not ours. */
@@ -53,12 +55,30 @@ mg_index_skips(const char *uuid)
 	       mg_link_check_index_lookup(data, got, uuid) == MG_LINK_CHECK_INDEX_SKIP;
 }
 
+/* The hook's start, for the checker: its window counts from here, so that
+ * the checker's own start is spent inside the window, not after it. */
+static void
+mg_note_start(void)
+{
+	struct timespec now;
+	char text[32];
+
+	if (clock_gettime(CLOCK_MONOTONIC, &now) != 0)
+		return;
+	snprintf(text,
+		 sizeof(text),
+		 "%lld",
+		 (long long)now.tv_sec * 1000000LL + (long long)(now.tv_nsec / 1000));
+	setenv(MG_HOOK_STARTED_ENV, text, 1);
+}
+
 int
 main(int argc, char **argv)
 {
 	const char *action = getenv("NM_DISPATCHER_ACTION");
 	const char *uuid = getenv("CONNECTION_UUID");
 
+	mg_note_start();
 	/* --help, --version and the like: the full program answers. */
 	if (argc <= 1 || argv[1][0] != '-') {
 		if (action == NULL && argc > 2)

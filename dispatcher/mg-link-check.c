@@ -22,16 +22,17 @@
 #define MG_FRAME_BUDGET 4096
 #define MG_SENT_MAX (MG_ROUNDS * (1 + MG_PROBE_MAX_IPV4))
 
-typedef struct {
+struct _MgLinkCheck {
 	int fd;
 	int ifindex;
+	gint64 started; /* the window's start */
 	guint8 sent[MG_SENT_MAX][MG_PROBE_FRAME_MAX];
 	gsize sent_len[MG_SENT_MAX];
 	guint n_sent;
-} MgCheck;
+};
 
 static gboolean
-mg_check_fail(MgCheck *c, const char *what, GError **error)
+mg_check_fail(MgLinkCheck *c, const char *what, GError **error)
 {
 	int err = errno;
 	if (c->fd >= 0)
@@ -42,7 +43,7 @@ mg_check_fail(MgCheck *c, const char *what, GError **error)
 }
 
 static gboolean
-mg_check_send(MgCheck *c, const guint8 *frame, gsize len, GError **error)
+mg_check_send(MgLinkCheck *c, const guint8 *frame, gsize len, GError **error)
 {
 	struct sockaddr_ll to = {
 		.sll_family = AF_PACKET,
@@ -61,7 +62,7 @@ mg_check_send(MgCheck *c, const guint8 *frame, gsize len, GError **error)
 }
 
 static gboolean
-mg_check_send_round(MgCheck *c, const MgProbeTarget *target, MgProbeKinds kinds, GError **error)
+mg_check_send_round(MgLinkCheck *c, const MgProbeTarget *target, MgProbeKinds kinds, GError **error)
 {
 	guint8 frame[MG_PROBE_FRAME_MAX];
 
@@ -79,7 +80,7 @@ mg_check_send_round(MgCheck *c, const MgProbeTarget *target, MgProbeKinds kinds,
  * access points repeat a station's multicast to every station) is not
  * another station. */
 static gboolean
-mg_check_is_own(const MgCheck *c, const guint8 *frame, gsize len)
+mg_check_is_own(const MgLinkCheck *c, const guint8 *frame, gsize len)
 {
 	for (guint i = 0; i < c->n_sent; i++) {
 		gsize n = c->sent_len[i];
@@ -92,7 +93,7 @@ mg_check_is_own(const MgCheck *c, const guint8 *frame, gsize len)
 /* The socket sees nothing until the filter is on: it is opened for no
  * protocol, filtered, and only then bound to every protocol of the link. */
 static gboolean
-mg_check_open(MgCheck *c, const MgMac *mac, GError **error)
+mg_check_open(MgLinkCheck *c, const MgMac *mac, GError **error)
 {
 	struct sock_filter prog[MG_PROBE_FILTER_LEN];
 	const struct sock_fprog fprog = { .len = MG_PROBE_FILTER_LEN, .filter = prog };
@@ -122,7 +123,7 @@ mg_check_open(MgCheck *c, const MgMac *mac, GError **error)
  * (and NetworkManager's activation, which waits for it) beyond its window. */
 static gboolean
 mg_check_drain(
-    MgCheck *c, const MgProbeTarget *target, gint64 end, MgProbeTally *tally, GError **error)
+    MgLinkCheck *c, const MgProbeTarget *target, gint64 end, MgProbeTally *tally, GError **error)
 {
 	for (;;) {
 		guint8 frame[2048];
@@ -150,45 +151,68 @@ mg_check_drain(
 	}
 }
 
-gboolean
-mg_link_check_run(int ifindex,
-		  const MgProbeTarget *target,
-		  MgProbeKinds kinds,
-		  guint window_ms,
-		  MgProbeTally *tally,
-		  GError **error)
+MgLinkCheck *
+mg_link_check_open(int ifindex, const MgMac *mac, gint64 window_start, GError **error)
 {
-	MgCheck c = { .fd = -1, .ifindex = ifindex };
-	gint64 start = g_get_monotonic_time();
-	gint64 end = start + (gint64)window_ms * 1000;
-	gint64 second_round = start + (gint64)window_ms * 500;
+	g_autofree MgLinkCheck *c = g_new0(MgLinkCheck, 1);
+
+	c->fd = -1;
+	c->ifindex = ifindex;
+	if (!mg_check_open(c, mac, error))
+		return NULL;
+	c->started = window_start;
+	return g_steal_pointer(&c);
+}
+
+void
+mg_link_check_free(MgLinkCheck *c)
+{
+	if (c == NULL)
+		return;
+	if (c->fd >= 0)
+		close(c->fd);
+	g_free(c);
+}
+
+gboolean
+mg_link_check_finish(MgLinkCheck *c,
+		     const MgProbeTarget *target,
+		     MgProbeKinds kinds,
+		     guint window_ms,
+		     MgProbeTally *tally,
+		     GError **error)
+{
+	gint64 first_round = g_get_monotonic_time();
+	/* The window counts from the open; but however long macguised took to
+	 * answer, the probes are listened for at least half a window. */
+	gint64 end = MAX(c->started + (gint64)window_ms * 1000, first_round + window_ms * 500);
+	gint64 second_round = first_round + (end - first_round) / 2;
 	guint rounds = 0;
 
-	if (!mg_check_open(&c, &target->mac, error))
+	/* What came while macguised was asked is read first; then the probes
+	 * go out, and again half-way through what is left. */
+	if (!mg_check_drain(c, target, end, tally, error))
 		return FALSE;
 	for (;;) {
 		gint64 now = g_get_monotonic_time();
 		gint64 next = end;
-		struct pollfd pfd = { .fd = c.fd, .events = POLLIN };
+		struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
 		int r;
 
 		if (rounds < MG_ROUNDS && (rounds == 0 || now >= second_round)) {
-			if (!mg_check_send_round(&c, target, kinds, error))
+			if (!mg_check_send_round(c, target, kinds, error))
 				return FALSE;
 			rounds++;
 		}
-		if (now >= end)
+		if (now >= end || tally->flooded)
 			break;
 		if (rounds < MG_ROUNDS)
 			next = MIN(next, second_round);
 		r = poll(&pfd, 1, (int)MAX(1, (next - now + 999) / 1000));
 		if (r < 0 && errno != EINTR)
-			return mg_check_fail(&c, _("cannot watch the link"), error);
-		if (r > 0 && !mg_check_drain(&c, target, end, tally, error))
+			return mg_check_fail(c, _("cannot watch the link"), error);
+		if (r > 0 && !mg_check_drain(c, target, end, tally, error))
 			return FALSE;
-		if (tally->flooded)
-			break;
 	}
-	close(c.fd);
 	return TRUE;
 }

@@ -7,15 +7,29 @@
 
 G_BEGIN_DECLS
 
-/* Watches @ifindex for @window_ms through a packet socket, sending the
- * enabled active probes at the start and again half-way, and tallies every
- * received frame that says someone else uses the target's address. An
- * error means no check was made (no socket, say). */
-gboolean mg_link_check_run(int ifindex,
-			   const MgProbeTarget *target,
-			   MgProbeKinds kinds,
-			   guint window_ms,
-			   MgProbeTally *tally,
-			   GError **error);
+#include "mg-mac.h"
+
+typedef struct _MgLinkCheck MgLinkCheck;
+
+/* Starts watching @ifindex through a packet socket for frames that carry
+ * @mac, for a window that started at @window_start (g_get_monotonic_time():
+ * the hook's start), so that the checker's start and asking macguised about
+ * the profile are spent inside the window rather than before it. An error
+ * means no check was made (no socket, say). */
+MgLinkCheck *mg_link_check_open(int ifindex, const MgMac *mac, gint64 window_start, GError **error);
+/* Sends the enabled active probes now and again half-way through what is
+ * left of the window, and tallies every frame received from the window's
+ * start to its end that says someone else uses the target's address. The
+ * window ends @window_ms after the open, or half a window after now if that
+ * is later. */
+gboolean mg_link_check_finish(MgLinkCheck *check,
+			      const MgProbeTarget *target,
+			      MgProbeKinds kinds,
+			      guint window_ms,
+			      MgProbeTally *tally,
+			      GError **error);
+void mg_link_check_free(MgLinkCheck *check);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(MgLinkCheck, mg_link_check_free)
 
 G_END_DECLS

@@ -10,6 +10,7 @@
 #include "mg-error.h"
 #include "mg-paths.h"
 #include "mg-hook-env.h"
+#include "mg-hook-started.h"
 #include "mg-probe.h"
 #include "mg-verdict.h"
 
@@ -361,6 +362,7 @@ test_hook_env(void)
 			      "IP4_ADDRESS_1=192.168.1.5/24 0.0.0.0",
 			      "IP4_ADDRESS_3=172.16.0.1/16 0.0.0.0", /* after a gap: not read */
 			      "IP4_NUM_ADDRESSES=2",
+			      MG_HOOK_STARTED_ENV "=123456789",
 			      NULL };
 	g_autoptr(GError) error = NULL;
 	MgHookRequest r;
@@ -373,6 +375,8 @@ test_hook_env(void)
 	g_assert_cmpuint(r.n_ipv4, ==, 2);
 	g_assert_cmpmem(r.ipv4[0], 4, ((const guint8[]){ 10, 77, 0, 2 }), 4);
 	g_assert_cmpmem(r.ipv4[1], 4, ((const guint8[]){ 192, 168, 1, 5 }), 4);
+	/* The front's note of the hook's start. */
+	g_assert_cmpint(r.started_us, ==, 123456789);
 	mg_hook_request_clear(&r);
 
 	/* Other events are fine and need nothing else. */
@@ -389,6 +393,14 @@ test_hook_env(void)
 		g_assert_true(mg_hook_request_wants_check(&r));
 		g_assert_cmpstr(r.iface, ==, "veth0");
 		g_assert_null(r.uuid);
+		g_assert_cmpint(r.started_us, ==, 0);
+		mg_hook_request_clear(&r);
+	}
+	/* A bad note is ours: ignored, not an error. */
+	{
+		const char *e[] = { MG_HOOK_STARTED_ENV "=soon", NULL };
+		g_assert_true(mg_hook_request_parse(&r, 3, argv, e, NULL));
+		g_assert_cmpint(r.started_us, ==, 0);
 		mg_hook_request_clear(&r);
 	}
 }
