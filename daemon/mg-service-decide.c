@@ -200,14 +200,14 @@ mg_service_adopt_link(MgService *self,
 	return TRUE;
 }
 
-/* A write waits while MG_SERVICE_MAX_AHEAD are under way. */
+/* A write waits while mg_service_max_ahead() are under way. */
 static gboolean
 mg_service_defer(MgService *self, NMRemoteConnection *rc)
 {
 	const char *uuid = nm_connection_get_uuid(NM_CONNECTION(rc));
 	char *key;
 
-	if (g_hash_table_size(self->in_flight) < MG_SERVICE_MAX_AHEAD)
+	if (g_hash_table_size(self->in_flight) < mg_service_max_ahead(self))
 		return FALSE;
 	if (!g_hash_table_contains(self->deferred_set, uuid)) {
 		key = g_strdup(uuid);

@@ -58,7 +58,7 @@ struct _MgService {
 	GQueue waiting_slot; /* MgWrite: recorded, waiting for one of MG_SERVICE_MAX_WRITES */
 	GHashTable *changed; /* UUIDs whose status changed since "profiles-changed" */
 	guint changed_id;
-	GQueue deferred; /* UUIDs due a write while MG_SERVICE_MAX_AHEAD were under way */
+	GQueue deferred; /* UUIDs due a write while mg_service_max_ahead() were under way */
 	GHashTable *deferred_set;
 	GHashTable *wake_at;    /* UUID -> next instant worth waking for */
 	GHashTable *reactivate; /* UUID -> interface ("": any) to bring it up on once written */
@@ -95,8 +95,12 @@ typedef struct {
 
 /* Profiles with a write decided and not yet made, at most: the addresses
  * of those beyond MG_SERVICE_MAX_WRITES are drawn and recorded ahead, so
- * that one state save serves many writes. */
+ * that one state save serves many writes. At least MG_SERVICE_MAX_AHEAD,
+ * and an eighth of the profiles: a save writes the whole state, so with a
+ * fixed number per save a large fleet's saves would cost in proportion to
+ * the square of its size. */
 #define MG_SERVICE_MAX_AHEAD 64
+guint mg_service_max_ahead(MgService *self);
 
 /* A profile's first address, once written, is saved this long after, with
  * whatever else changed meanwhile: a crash before it loses nothing, as the

@@ -197,15 +197,23 @@ mg_service_write_done(GObject *source, GAsyncResult *result, gpointer user_data)
 	mg_write_free(w);
 }
 
+guint
+mg_service_max_ahead(MgService *self)
+{
+	const GPtrArray *connections =
+	    self->client != NULL ? nm_client_get_connections(self->client) : NULL;
+	return MAX(MG_SERVICE_MAX_AHEAD, connections != NULL ? connections->len / 8 : 0);
+}
+
 /* A write is over: anything that happened to @rc (if given) while it was
  * under way; then the profiles whose writes waited for room among
- * MG_SERVICE_MAX_AHEAD, oldest first. */
+ * mg_service_max_ahead(), oldest first. */
 void
 mg_service_write_over(MgService *self, NMRemoteConnection *rc)
 {
 	if (rc != NULL)
 		mg_service_evaluate(self, rc, MG_EVENT_TIMER);
-	while (g_hash_table_size(self->in_flight) < MG_SERVICE_MAX_AHEAD &&
+	while (g_hash_table_size(self->in_flight) < mg_service_max_ahead(self) &&
 	       !g_queue_is_empty(&self->deferred)) {
 		g_autofree char *uuid = g_queue_pop_head(&self->deferred);
 		g_autoptr(NMRemoteConnection) next = NULL;
