@@ -412,6 +412,10 @@ def bash_completes_commands_profiles_and_policy_keys():
     assert set(complete("macguise policy e1 mode=")) == {"mode=off", "mode=plausible", "mode=keep-vendor"}
     assert "rotate=weekly" in complete("macguise policy e1 rotate=w")
     assert "vendors=intel" in complete("macguise policy e1 vendors=in")
+    # Every vendor id, and nothing else, from the catalogue's listing.
+    ids = {v["id"] for v in json.loads(cli("vendors", "--json").stdout)["vendors"]}
+    assert set(complete("macguise policy e1 vendors=")) == {f"vendors={i}" for i in ids | {"any"}}, \
+        complete("macguise policy e1 vendors=")
     assert complete("macguise rotate --n") == ["--now"]
     assert complete("macguise generate --class e") == ["ethernet"]
     assert complete("macguise generate --class a") == ["ap"]
