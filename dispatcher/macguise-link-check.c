@@ -212,7 +212,9 @@ mg_hook_check(MgHook *hook, guint window_ms, MgProbeKinds kinds)
 static void
 mg_hook_warm_up_logging(void)
 {
-	g_autoptr(GDateTime) now = g_date_time_new_now_local();
+	GDateTime *now = g_date_time_new_now_local();
+
+	g_date_time_unref(now);
 	(void)g_get_charset(NULL);
 }
 
