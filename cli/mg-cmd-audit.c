@@ -13,73 +13,17 @@
 #include "mg-cli-audit.h"
 #include "mg-cli-nm.h"
 #include "mg-cli.h"
+#include "mg-nm-conf.h"
 #include "mg-profile.h"
-
-/* NetworkManager's configuration, in the order it reads it; the files in a
- * directory in name order, later ones winning. MACGUISE_NM_CONF (a
- * ':'-separated list of files and directories) replaces it, for an image
- * being built or a NetworkManager started with other paths. */
-static const char *const mg_nm_conf_default[] = {
-	"/usr/lib/NetworkManager/conf.d",
-	"/run/NetworkManager/conf.d",
-	"/etc/NetworkManager/NetworkManager.conf",
-	"/etc/NetworkManager/conf.d",
-	NULL,
-};
-
-static void
-mg_scan_rand_from_file(const char *path, gboolean *off)
-{
-	g_autoptr(GKeyFile) kf = g_key_file_new();
-	g_auto(GStrv) groups = NULL;
-
-	if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, NULL))
-		return;
-	groups = g_key_file_get_groups(kf, NULL);
-	for (guint i = 0; groups[i] != NULL; i++) {
-		g_autofree char *v = NULL;
-		if (g_strcmp0(groups[i], "device") != 0 && !g_str_has_prefix(groups[i], "device-"))
-			continue;
-		v = g_key_file_get_value(kf, groups[i], "wifi.scan-rand-mac-address", NULL);
-		if (v != NULL)
-			*off = g_ascii_strcasecmp(v, "no") == 0 ||
-			       g_ascii_strcasecmp(v, "false") == 0 || g_strcmp0(v, "0") == 0;
-	}
-}
-
-static int
-mg_strcmp_ptr(gconstpointer a, gconstpointer b)
-{
-	return g_strcmp0(*(const char *const *)a, *(const char *const *)b);
-}
 
 /* Whether NetworkManager scans with the card's own address. */
 gboolean
 mg_scan_randomization_off(void)
 {
-	const char *env = g_getenv("MACGUISE_NM_CONF");
-	g_auto(GStrv) from_env = env != NULL ? g_strsplit(env, ":", -1) : NULL;
-	const char *const *places =
-	    from_env != NULL ? (const char *const *)from_env : mg_nm_conf_default;
-	gboolean off = FALSE;
+	g_autofree char *v = mg_nm_conf_value("device", "wifi.scan-rand-mac-address", FALSE);
 
-	for (guint i = 0; places[i] != NULL; i++) {
-		g_autoptr(GDir) dir = g_dir_open(places[i], 0, NULL);
-		g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
-		const char *name;
-		if (dir == NULL) {
-			mg_scan_rand_from_file(places[i], &off);
-			continue;
-		}
-		while ((name = g_dir_read_name(dir)) != NULL) {
-			if (g_str_has_suffix(name, ".conf"))
-				g_ptr_array_add(names, g_build_filename(places[i], name, NULL));
-		}
-		g_ptr_array_sort(names, mg_strcmp_ptr);
-		for (guint j = 0; j < names->len; j++)
-			mg_scan_rand_from_file(g_ptr_array_index(names, j), &off);
-	}
-	return off;
+	return v != NULL && (g_ascii_strcasecmp(v, "no") == 0 ||
+			     g_ascii_strcasecmp(v, "false") == 0 || g_strcmp0(v, "0") == 0);
 }
 
 /* NetworkManager's log level as it runs now (it can be changed at run
@@ -116,6 +60,8 @@ mg_audit_global(NMClient *client, gboolean wifi)
 
 	if (wifi && mg_scan_randomization_off())
 		g_ptr_array_add(out, mg_audit_scan_randomization());
+	if (mg_avahi_running())
+		g_ptr_array_add(out, mg_audit_avahi());
 	if (logging != NULL)
 		g_ptr_array_add(out, logging);
 	return out;
@@ -128,6 +74,69 @@ mg_hotspot_is_open(NMConnection *c)
 {
 	NMSettingWirelessSecurity *sec = nm_connection_get_setting_wireless_security(c);
 	return sec == NULL || g_strcmp0(nm_setting_wireless_security_get_key_mgmt(sec), "owe") == 0;
+}
+
+/* NetworkManager 1.52 keeps the choice in dhcp-send-hostname-v2 (nmcli's
+ * dhcp-send-hostname), falling back to the old boolean while it is left at
+ * default; the libnm the CLI runs with tells whether it has the new one. */
+gboolean
+mg_ip_sends_hostname(NMSettingIPConfig *ip)
+{
+	if (g_object_class_find_property(G_OBJECT_GET_CLASS(ip), MG_SEND_HOSTNAME_V2) != NULL) {
+		int v2 = -1;
+		g_object_get(ip, MG_SEND_HOSTNAME_V2, &v2, NULL);
+		if (v2 != -1)
+			return v2 != 0;
+	}
+	return nm_setting_ip_config_get_dhcp_send_hostname(ip);
+}
+
+/* generate-mac-address-mask in effect: the profile's, else the default
+ * NetworkManager's configuration gives every profile of its kind. */
+static char *
+mg_mac_mask(NMConnection *c, gboolean wireless)
+{
+	const char *own = NULL;
+
+	if (wireless && nm_connection_get_setting_wireless(c) != NULL)
+		own = nm_setting_wireless_get_generate_mac_address_mask(
+		    nm_connection_get_setting_wireless(c));
+	else if (!wireless && nm_connection_get_setting_wired(c) != NULL)
+		own = nm_setting_wired_get_generate_mac_address_mask(
+		    nm_connection_get_setting_wired(c));
+	if (own != NULL && own[0] != '\0')
+		return g_strdup(own);
+	return mg_nm_conf_value("connection",
+				wireless ? "wifi.generate-mac-address-mask"
+					 : "ethernet.generate-mac-address-mask",
+				TRUE);
+}
+
+/* What names the machine besides its address. */
+static void
+mg_audit_input_naming(NMConnection *c, MgAuditInput *in)
+{
+	NMSettingConnection *con = nm_connection_get_setting_connection(c);
+	NMSettingWireless *wifi = nm_connection_get_setting_wireless(c);
+	NMSetting8021x *eap = nm_connection_get_setting_802_1x(c);
+
+	in->hidden = wifi != NULL && nm_setting_wireless_get_hidden(wifi);
+	in->mdns = con != NULL ? (int)nm_setting_connection_get_mdns(con) : -1;
+	in->llmnr = con != NULL ? (int)nm_setting_connection_get_llmnr(con) : -1;
+	if (in->mdns == MG_NAME_SERVICE_DEFAULT)
+		in->mdns = mg_nm_conf_int("connection.mdns", MG_NAME_SERVICE_DEFAULT);
+	if (in->llmnr == MG_NAME_SERVICE_DEFAULT)
+		in->llmnr = mg_nm_conf_int("connection.llmnr", MG_NAME_SERVICE_DEFAULT);
+	in->resolved_running = mg_resolved_running();
+	if (eap != NULL) {
+		in->eap_identity = nm_setting_802_1x_get_identity(eap);
+		in->eap_anonymous_identity = nm_setting_802_1x_get_anonymous_identity(eap);
+		for (guint i = 0; i < nm_setting_802_1x_get_num_eap_methods(eap); i++) {
+			const char *m = nm_setting_802_1x_get_eap_method(eap, i);
+			in->eap_tunnelled |= g_strcmp0(m, "peap") == 0 ||
+					     g_strcmp0(m, "ttls") == 0 || g_strcmp0(m, "fast") == 0;
+		}
+	}
 }
 
 /* @ssid_utf8 keeps the SSID text that @in points to. */
@@ -167,7 +176,7 @@ mg_audit_input(NMConnection *c,
 		in->ipv4_method = nm_setting_ip_config_get_method(ip4);
 		in->dhcp_client_id =
 		    nm_setting_ip4_config_get_dhcp_client_id(NM_SETTING_IP4_CONFIG(ip4));
-		in->dhcp4_send_hostname = nm_setting_ip_config_get_dhcp_send_hostname(ip4);
+		in->dhcp4_send_hostname = mg_ip_sends_hostname(ip4);
 	}
 	if (ip6 != NULL) {
 		in->ipv6_method = nm_setting_ip_config_get_method(ip6);
@@ -176,8 +185,9 @@ mg_audit_input(NMConnection *c,
 		in->ip6_privacy =
 		    (int)nm_setting_ip6_config_get_ip6_privacy(NM_SETTING_IP6_CONFIG(ip6));
 		in->dhcp_duid = nm_setting_ip6_config_get_dhcp_duid(NM_SETTING_IP6_CONFIG(ip6));
-		in->dhcp6_send_hostname = nm_setting_ip_config_get_dhcp_send_hostname(ip6);
+		in->dhcp6_send_hostname = mg_ip_sends_hostname(ip6);
 	}
+	mg_audit_input_naming(c, in);
 }
 
 /* The profile's findings under the policy in effect. */
@@ -188,6 +198,7 @@ mg_audit_connection(MgCliState *st, NMConnection *c)
 	MgDeviceClass device_class = mg_profile_class(c);
 	const char *cloned = mg_profile_cloned_mac(c, device_class);
 	g_autofree char *ssid = NULL;
+	g_autofree char *mask = NULL;
 	MgAuditInput in;
 	g_auto(MgPolicy) policy = { 0 };
 	GPtrArray *findings;
@@ -198,6 +209,8 @@ mg_audit_connection(MgCliState *st, NMConnection *c)
 	mg_profile_policy_full(&st->config, mg_cli_catalogue(NULL), c, device_class, &policy, NULL);
 	mg_audit_input(c, &policy, owned, &in, &ssid);
 	in.recognised = p != NULL && p->recognised_at != 0;
+	mask = mg_mac_mask(c, (device_class & MG_DEVICE_CLASS_WIRELESS) != 0);
+	in.mac_mask = mask;
 	findings = mg_audit_profile(&in);
 	return findings;
 }

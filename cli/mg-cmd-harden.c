@@ -13,6 +13,16 @@
 #include "mg-error.h"
 #include "mg-profile.h"
 
+/* Both of NetworkManager's settings where libnm has the 1.52 one: it
+ * rejects a profile in which they disagree. */
+static void
+mg_harden_no_hostname(NMSettingIPConfig *ip)
+{
+	if (g_object_class_find_property(G_OBJECT_GET_CLASS(ip), MG_SEND_HOSTNAME_V2) != NULL)
+		g_object_set(ip, MG_SEND_HOSTNAME_V2, 0, NULL);
+	g_object_set(ip, NM_SETTING_IP_CONFIG_DHCP_SEND_HOSTNAME, FALSE, NULL);
+}
+
 static void
 mg_harden_apply(NMConnection *c, const MgFinding *f)
 {
@@ -54,9 +64,19 @@ mg_harden_apply(NMConnection *c, const MgFinding *f)
 	} else if (g_strcmp0(s, "ipv4.dhcp-client-id") == 0) {
 		g_object_set(ip4, NM_SETTING_IP4_CONFIG_DHCP_CLIENT_ID, f->value, NULL);
 	} else if (g_strcmp0(s, "ipv4.dhcp-send-hostname") == 0) {
-		g_object_set(ip4, NM_SETTING_IP_CONFIG_DHCP_SEND_HOSTNAME, FALSE, NULL);
+		mg_harden_no_hostname(ip4);
 	} else if (g_strcmp0(s, "ipv6.dhcp-send-hostname") == 0) {
-		g_object_set(ip6, NM_SETTING_IP_CONFIG_DHCP_SEND_HOSTNAME, FALSE, NULL);
+		mg_harden_no_hostname(ip6);
+	} else if (g_strcmp0(s, "connection.llmnr") == 0) {
+		g_object_set(nm_connection_get_setting_connection(c),
+			     NM_SETTING_CONNECTION_LLMNR,
+			     (int)NM_SETTING_CONNECTION_LLMNR_RESOLVE,
+			     NULL);
+	} else if (g_strcmp0(s, "connection.mdns") == 0) {
+		g_object_set(nm_connection_get_setting_connection(c),
+			     NM_SETTING_CONNECTION_MDNS,
+			     (int)NM_SETTING_CONNECTION_MDNS_RESOLVE,
+			     NULL);
 	} else {
 		g_assert_not_reached();
 	}
@@ -202,10 +222,9 @@ mg_cmd_harden(int argc, char **argv)
 		const MgFinding *f = g_ptr_array_index(global_findings, i);
 		json_array_add_object_element(global, mg_finding_json(f));
 		if (!json)
-			g_print(
-			    _("Not changed, as it is NetworkManager's global setting: %s\n  %s\n"),
-			    f->message,
-			    f->fix);
+			g_print(_("Not changed, as it is set for the whole machine: %s\n  %s\n"),
+				f->message,
+				f->fix);
 	}
 	json_object_set_boolean_member(o, "dry_run", dry_run);
 	json_object_set_array_member(o, "profiles", list);

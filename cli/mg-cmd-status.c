@@ -197,7 +197,14 @@ mg_status_next_text(JsonObject *o)
 {
 	JsonObject *next = mg_member_object(o, "next_rotation");
 	const char *when;
+	const char *cloned = mg_member_string(o, "cloned_mac_address");
 
+	/* NetworkManager's own choice: its name, not "set by hand" */
+	if (!json_object_get_boolean_member(o, "managed") &&
+	    (g_strcmp0(cloned, "random") == 0 || g_strcmp0(cloned, "stable") == 0 ||
+	     g_strcmp0(cloned, "stable-ssid") == 0))
+		/* TRANSLATORS: %s is NetworkManager's keyword: random, stable, stable-ssid */
+		return g_strdup_printf(_("NetworkManager's %s"), cloned);
 	if (!json_object_get_boolean_member(o, "managed"))
 		return g_strdup(json_object_get_boolean_member(o, "user_owned") ? _("set by hand")
 										: _("unmanaged"));

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include "mg-audit.h"
+#include "mg-audit-private.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
@@ -29,7 +29,7 @@ mg_severity_to_string(MgSeverity severity)
 	}
 }
 
-static void
+MgFinding *
 mg_audit_add(GPtrArray *out,
 	     const MgAuditInput *in,
 	     const char *id,
@@ -53,6 +53,22 @@ mg_audit_add(GPtrArray *out,
 	else
 		f->fix = g_strdup_printf("nmcli connection modify %s %s %s", who, setting, what);
 	g_ptr_array_add(out, f);
+	return f;
+}
+
+MgFinding *
+mg_audit_add_advice(GPtrArray *out,
+		    const MgAuditInput *in,
+		    const char *id,
+		    MgSeverity severity,
+		    const char *setting,
+		    const char *value,
+		    const char *message)
+{
+	MgFinding *f = mg_audit_add(out, in, id, severity, setting, value, message);
+
+	f->advice = TRUE;
+	return f;
 }
 
 static int
@@ -112,20 +128,18 @@ mg_audit_hotspot(GPtrArray *out, const MgAuditInput *in)
 			       "it on the map, and anyone who saw it once knows it again"));
 	if (in->ssid != NULL && !g_str_has_suffix(in->ssid, MG_NOMAP_SUFFIX)) {
 		g_autofree char *renamed = mg_ssid_nomap(in->ssid);
-		MgFinding *f;
-		mg_audit_add(out,
-			     in,
-			     "ap-ssid-mapped",
-			     MG_SEVERITY_MEDIUM,
-			     "802-11-wireless.ssid",
-			     renamed,
-			     _("the SSID does not end in _nomap, so Google's and Apple's location "
-			       "services may map the hotspot; renaming it is your decision, and "
-			       "clients must then join the new name"));
-		f = g_ptr_array_index(out, out->len - 1);
+		MgFinding *f = mg_audit_add_advice(
+		    out,
+		    in,
+		    "ap-ssid-mapped",
+		    MG_SEVERITY_MEDIUM,
+		    "802-11-wireless.ssid",
+		    renamed,
+		    _("the SSID does not end in _nomap, so Google's and Apple's location "
+		      "services may map the hotspot; renaming it is your decision, and "
+		      "clients must then join the new name"));
 		f->owned_value = g_steal_pointer(&renamed);
 		f->value = f->owned_value;
-		f->advice = TRUE;
 	}
 	if (in->open) {
 		g_autofree char *who = g_shell_quote(in->id);
@@ -173,6 +187,8 @@ mg_audit_mac(GPtrArray *out, const MgAuditInput *in)
 			     "",
 			     _("the card's own address is used (cloned-mac-address is permanent or "
 			       "preserve); clearing it hands the profile to macguise"));
+	} else if (mg_audit_nm_mac_choice(out, in, cloned_setting)) {
+		/* NetworkManager's own choice: described, not taken over */
 	} else if (in->recognised && !in->user_owned) {
 		MgFinding *f = g_new0(MgFinding, 1);
 		g_autofree char *who = g_shell_quote(in->id);
@@ -302,6 +318,7 @@ mg_audit_profile(const MgAuditInput *input)
 	mg_audit_hotspot(out, input);
 	mg_audit_ipv6(out, input);
 	mg_audit_identifiers(out, input);
+	mg_audit_naming(out, input);
 	g_ptr_array_sort(out, mg_finding_worse);
 	return out;
 }

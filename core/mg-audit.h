@@ -39,7 +39,35 @@ typedef struct {
 	gboolean dhcp6_send_hostname;
 	const char *ssid; /* an access point's SSID as UTF-8, or NULL */
 	gboolean open;    /* an access point without Wi-Fi security */
+	/* generate-mac-address-mask in effect (the profile's, else
+	 * NetworkManager's global default), or NULL */
+	const char *mac_mask;
+	gboolean hidden; /* a client profile for a hidden network: probes name it */
+	int mdns;        /* connection.mdns: -1 default, 0 no, 1 resolve, 2 yes */
+	int llmnr;       /* connection.llmnr, the same values */
+	/* systemd-resolved runs: NetworkManager hands it the two settings
+	 * above, and its own default for LLMNR is to answer */
+	gboolean resolved_running;
+	const char *eap_identity;           /* 802-1x.identity, or NULL */
+	const char *eap_anonymous_identity; /* 802-1x.anonymous-identity, or NULL */
+	gboolean eap_tunnelled;             /* PEAP, TTLS or FAST: an outer identity would do */
 } MgAuditInput;
+
+/* NetworkManager's values for connection.mdns and connection.llmnr. */
+typedef enum {
+	MG_NAME_SERVICE_DEFAULT = -1,
+	MG_NAME_SERVICE_NO = 0,
+	MG_NAME_SERVICE_RESOLVE = 1,
+	MG_NAME_SERVICE_YES = 2,
+} MgNameService;
+
+/* What NetworkManager's own address choice gives a network to see. */
+typedef enum {
+	MG_NM_MAC_LOCAL,        /* made up, with the locally-administered bit */
+	MG_NM_MAC_OWN_MAKER,    /* a mask keeps the card's own maker part */
+	MG_NM_MAC_LISTED_MAKER, /* a mask takes the maker part from its list */
+	MG_NM_MAC_UNREGISTERED, /* globally administered, maker part made up */
+} MgNmMacLook;
 
 typedef enum {
 	MG_SEVERITY_LOW,
@@ -76,5 +104,10 @@ MgFinding *mg_audit_scan_randomization(void);
  * addresses it sets; NULL when it is quiet enough (WARN and above), or
  * @level is unknown (NULL). */
 MgFinding *mg_audit_nm_logging(const char *level);
+/* avahi-daemon runs: it announces the host name on every network. */
+MgFinding *mg_audit_avahi(void);
+/* What a NetworkManager-made address (random, stable, stable-ssid) shows
+ * under @mask (generate-mac-address-mask, or NULL). */
+MgNmMacLook mg_nm_mac_look(const char *mask);
 
 G_END_DECLS

@@ -251,6 +251,130 @@ test_audit_nm_logging(void)
 	g_assert_null(mg_audit_nm_logging(NULL));
 }
 
+/* NetworkManager's own choices are the user's: described as advice with
+ * what they show a network, not counted as "set by hand", left by harden. */
+static void
+test_audit_nm_choices(void)
+{
+	static const char *const keywords[][2] = {
+		{ "random", "mac-nm-random" },
+		{ "stable", "mac-nm-stable" },
+		{ "stable-ssid", "mac-nm-stable-ssid" },
+	};
+
+	for (guint i = 0; i < G_N_ELEMENTS(keywords); i++) {
+		MgAuditInput in = clean_input();
+		g_autoptr(GPtrArray) found = NULL;
+		const MgFinding *f;
+
+		in.cloned = keywords[i][0];
+		in.user_owned = TRUE; /* macguised leaves a keyword alone */
+		expect(&in, keywords[i][1]);
+		found = mg_audit_profile(&in);
+		f = find(found, keywords[i][1]);
+		g_assert_true(f->advice);
+		g_assert_cmpint(f->severity, ==, MG_SEVERITY_LOW);
+		g_assert_nonnull(strstr(f->message, "locally-administered"));
+		g_assert_cmpstr(f->setting, ==, "802-11-wireless.cloned-mac-address");
+		g_clear_pointer(&found, g_ptr_array_unref);
+		/* a mask that keeps the card's maker is said to */
+		in.mac_mask = "FF:FF:FF:00:00:00";
+		found = mg_audit_profile(&in);
+		g_assert_nonnull(strstr(find(found, keywords[i][1])->message, "who made the card"));
+	}
+}
+
+/* As NetworkManager applies generate-mac-address-mask. */
+static void
+test_audit_nm_mac_look(void)
+{
+	g_assert_cmpint(mg_nm_mac_look(NULL), ==, MG_NM_MAC_LOCAL);
+	g_assert_cmpint(mg_nm_mac_look(""), ==, MG_NM_MAC_LOCAL);
+	g_assert_cmpint(mg_nm_mac_look("nonsense"), ==, MG_NM_MAC_LOCAL);
+	/* the mask leaves the locally-administered bit to NetworkManager */
+	g_assert_cmpint(mg_nm_mac_look("00:00:00:00:00:00"), ==, MG_NM_MAC_LOCAL);
+	g_assert_cmpint(mg_nm_mac_look("FD:FF:FF:00:00:00"), ==, MG_NM_MAC_LOCAL);
+	/* the bit from the card's own address; the maker part partly random */
+	g_assert_cmpint(mg_nm_mac_look("02:00:00:00:00:00"), ==, MG_NM_MAC_UNREGISTERED);
+	g_assert_cmpint(mg_nm_mac_look("FE:FF:00:00:00:00"), ==, MG_NM_MAC_UNREGISTERED);
+	g_assert_cmpint(mg_nm_mac_look("FF:FF:FF:00:00:00"), ==, MG_NM_MAC_OWN_MAKER);
+	g_assert_cmpint(mg_nm_mac_look("FE:FF:FF:00:00:00"), ==, MG_NM_MAC_OWN_MAKER);
+	g_assert_cmpint(mg_nm_mac_look("FE:FF:FF:00:00:00 68:F7:28:00:00:00 00:1B:21:00:00:00"),
+			==,
+			MG_NM_MAC_LISTED_MAKER);
+	/* one listed address is locally administered: so may the result be */
+	g_assert_cmpint(mg_nm_mac_look("FE:FF:FF:00:00:00 68:F7:28:00:00:00,6A:F7:28:00:00:00"),
+			==,
+			MG_NM_MAC_LOCAL);
+}
+
+/* What names the machine besides its address. */
+static void
+test_audit_naming(void)
+{
+	MgAuditInput in = clean_input();
+	g_autoptr(GPtrArray) found = NULL;
+	const MgFinding *f;
+
+	in.hidden = TRUE;
+	expect(&in, "wifi-hidden-probes");
+	found = mg_audit_profile(&in);
+	g_assert_true(find(found, "wifi-hidden-probes")->advice);
+	g_clear_pointer(&found, g_ptr_array_unref);
+	/* a hidden hotspot does not probe */
+	in.device_class = MG_DEVICE_CLASS_AP;
+	in.ssid = "Box_nomap";
+	expect(&in, "");
+
+	/* LLMNR answers by default, but only where systemd-resolved runs */
+	in = clean_input();
+	in.llmnr = MG_NAME_SERVICE_DEFAULT;
+	in.mdns = MG_NAME_SERVICE_DEFAULT;
+	expect(&in, "");
+	in.resolved_running = TRUE;
+	expect(&in, "llmnr-hostname");
+	in.llmnr = MG_NAME_SERVICE_RESOLVE;
+	expect(&in, "");
+	in.mdns = MG_NAME_SERVICE_YES;
+	in.llmnr = MG_NAME_SERVICE_YES;
+	expect(&in, "llmnr-hostname mdns-hostname");
+	found = mg_audit_profile(&in);
+	f = find(found, "mdns-hostname");
+	g_assert_false(f->advice);
+	g_assert_cmpstr(f->value, ==, "resolve");
+	g_clear_pointer(&found, g_ptr_array_unref);
+
+	/* an outer identity in clear before PEAP or TTLS */
+	in = clean_input();
+	in.eap_identity = "alice@uni.example";
+	expect(&in, ""); /* EAP-TLS: no tunnel, no outer identity to use */
+	in.eap_tunnelled = TRUE;
+	found = mg_audit_profile(&in);
+	f = find(found, "8021x-identity-clear");
+	g_assert_true(f->advice);
+	g_assert_cmpstr(f->value, ==, "anonymous@uni.example");
+	g_assert_cmpstr(f->fix,
+			==,
+			"nmcli connection modify 'Home Wi-Fi' 802-1x.anonymous-identity "
+			"'anonymous@uni.example'");
+	g_clear_pointer(&found, g_ptr_array_unref);
+	in.eap_identity = "alice";
+	found = mg_audit_profile(&in);
+	g_assert_cmpstr(find(found, "8021x-identity-clear")->value, ==, "anonymous");
+	in.eap_anonymous_identity = "anonymous@uni.example";
+	expect(&in, "");
+}
+
+static void
+test_audit_avahi(void)
+{
+	g_autoptr(MgFinding) f = mg_audit_avahi();
+
+	g_assert_cmpstr(f->id, ==, "avahi-hostname");
+	g_assert_true(f->advice);
+	g_assert_nonnull(strstr(f->fix, "deny-interfaces"));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -262,5 +386,9 @@ main(int argc, char **argv)
 	g_test_add_func("/audit/only-what-applies", test_audit_only_what_applies);
 	g_test_add_func("/audit/fix-commands", test_audit_fix_commands);
 	g_test_add_func("/audit/nm-logging", test_audit_nm_logging);
+	g_test_add_func("/audit/nm-choices", test_audit_nm_choices);
+	g_test_add_func("/audit/nm-mac-look", test_audit_nm_mac_look);
+	g_test_add_func("/audit/naming", test_audit_naming);
+	g_test_add_func("/audit/avahi", test_audit_avahi);
 	return g_test_run();
 }

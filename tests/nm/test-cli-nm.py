@@ -387,8 +387,10 @@ def an_unprivileged_user_cannot_change_a_profile():
 
 
 def complete(line):
-    """What bash completes for @line, with the installed completion file."""
-    script = os.path.join(os.environ["MG_SOURCE_ROOT"], "data", "macguise.bash-completion")
+    """What bash completes for @line, with the completion file of the
+    source tree, or the installed one MG_COMPLETION names."""
+    script = os.environ.get("MG_COMPLETION") or os.path.join(
+        os.environ["MG_SOURCE_ROOT"], "data", "macguise.bash-completion")
     prog = (f"source {script}; COMP_LINE={line!r}; read -ra COMP_WORDS <<< \"$COMP_LINE\"; "
             "[[ $COMP_LINE == *' ' ]] && COMP_WORDS+=(''); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); "
             "_macguise; printf '%s\\n' \"${COMPREPLY[@]}\"")
@@ -419,6 +421,62 @@ def bash_completes_commands_profiles_and_policy_keys():
     assert complete("macguise rotate --n") == ["--now"]
     assert complete("macguise generate --class e") == ["ethernet"]
     assert complete("macguise generate --class a") == ["ap"]
+
+
+@mgtap.test
+def audit_leaves_networkmanagers_choices_and_names_what_else_names_the_machine():
+    NM.nmcli("connection", "add", "type", "ethernet", "ifname", "veth0", "con-name", "nmrand",
+             "connection.autoconnect", "no", "802-3-ethernet.cloned-mac-address", "random")
+    NM.nmcli("connection", "add", "type", "wifi", "ifname", "*", "con-name", "nmstable",
+             "ssid", "Office", "connection.autoconnect", "no",
+             "802-11-wireless.cloned-mac-address", "stable",
+             "802-11-wireless.generate-mac-address-mask", "FF:FF:FF:00:00:00")
+    NM.nmcli("connection", "add", "type", "wifi", "ifname", "*", "con-name", "hiddenw",
+             "ssid", "Smith-Home", "802-11-wireless.hidden", "yes", "connection.autoconnect", "no")
+    NM.nmcli("connection", "add", "type", "ethernet", "ifname", "veth0", "con-name", "campus",
+             "connection.autoconnect", "no", "802-1x.eap", "peap", "802-1x.identity",
+             "alice@uni.example", "802-1x.phase2-auth", "mschapv2", "802-1x.password", "x")
+    names = ("nmrand", "nmstable", "hiddenw", "campus")
+    # systemd-resolved and avahi-daemon "run": their sockets exist.
+    running = {"MACGUISE_RESOLVED_SOCKET": os.path.join(NM.dir, "resolve.socket"),
+               "MACGUISE_AVAHI_SOCKET": os.path.join(NM.dir, "avahi.socket")}
+    for path in running.values():
+        open(path, "w").close()
+
+    def audit():
+        p = cli("audit", *names, "--json", env=running)
+        assert p.returncode == 0, p.stderr
+        out = json.loads(p.stdout)
+        return {x["id"]: {f["id"]: f for f in x["findings"]} for x in out["profiles"]}, out["global"]
+    found, glob = audit()
+    assert "avahi-hostname" in {g["id"] for g in glob}, glob
+    assert "mac-nm-random" in found["nmrand"] and "mac-by-hand" not in found["nmrand"], found["nmrand"]
+    stable = found["nmstable"]["mac-nm-stable"]
+    assert stable["advice"] and stable["severity"] == "low" and "who made the card" in stable["message"]
+    assert found["hiddenw"]["wifi-hidden-probes"]["advice"], found["hiddenw"]
+    assert found["campus"]["8021x-identity-clear"]["value"] == "anonymous@uni.example"
+    for name in names:
+        assert "llmnr-hostname" in found[name], (name, found[name])
+    row = next(r for r in cli("status").stdout.splitlines() if r.startswith("nmrand "))
+    assert "NetworkManager's random" in row, row
+    # Without systemd-resolved, LLMNR names no one.
+    p = cli("audit", "nmrand", "--json")
+    assert "llmnr-hostname" not in {f["id"] for f in json.loads(p.stdout)["profiles"][0]["findings"]}
+    # harden fixes what it may and leaves the user's choices.
+    p = cli("harden", *names, env=running)
+    assert p.returncode == 0, p.stderr
+    get = lambda n, f: NM.nmcli("-g", f, "connection", "show", n).stdout.strip()  # noqa: E731
+    assert get("nmrand", "802-3-ethernet.cloned-mac-address") == "random"
+    assert get("nmstable", "802-11-wireless.cloned-mac-address") == "stable"
+    assert get("hiddenw", "802-11-wireless.hidden") == "yes"
+    assert get("campus", "802-1x.anonymous-identity") == ""
+    assert get("nmrand", "connection.llmnr") in ("1", "resolve"), get("nmrand", "connection.llmnr")
+    found, _ = audit()
+    assert {n: set(f) for n, f in found.items()} == {
+        "nmrand": {"mac-nm-random"}, "nmstable": {"mac-nm-stable"},
+        "hiddenw": {"wifi-hidden-probes"}, "campus": {"8021x-identity-clear"}}, found
+    for name in names:
+        NM.nmcli("connection", "delete", name)
 
 
 @mgtap.test

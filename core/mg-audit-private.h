@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+/* Shared by the audit's rule files; not for callers of mg-audit.h. */
+
+#include "mg-audit.h"
+
+G_BEGIN_DECLS
+
+/* Adds a finding whose fix sets @setting to @value with nmcli, or with
+ * `macguise policy` for a macguise.* setting, and returns it. */
+MgFinding *mg_audit_add(GPtrArray *out,
+			const MgAuditInput *in,
+			const char *id,
+			MgSeverity severity,
+			const char *setting,
+			const char *value,
+			const char *message);
+/* The same as advice: the user's decision, which harden leaves alone. */
+MgFinding *mg_audit_add_advice(GPtrArray *out,
+			       const MgAuditInput *in,
+			       const char *id,
+			       MgSeverity severity,
+			       const char *setting,
+			       const char *value,
+			       const char *message);
+
+/* cloned-mac-address is one of NetworkManager's own choices (random,
+ * stable, stable-ssid): described, left to the user. TRUE when it was. */
+gboolean mg_audit_nm_mac_choice(GPtrArray *out, const MgAuditInput *in, const char *setting);
+/* What names the machine besides its addresses: probes for a hidden
+ * network, mDNS and LLMNR, an 802.1X identity in clear. */
+void mg_audit_naming(GPtrArray *out, const MgAuditInput *in);
+
+G_END_DECLS
