@@ -6,14 +6,19 @@
 #include "mg-boot.h"
 
 #include <NetworkManager.h>
+#include <glib/gi18n.h>
 #include <errno.h>
 #include <string.h>
 
+#include "mg-error.h"
 #include "mg-first-contact.h"
 #include "mg-neighbours.h"
 #include "mg-nm-leases.h"
 #include "mg-profile.h"
 #include "mg-schedule.h"
+
+#define MG_BOOT_SYSTEM_BUS "unix:path=/run/dbus/system_bus_socket"
+#define MG_BOOT_BUS_WAIT_S 3
 
 /* Addresses the machine's interfaces have now, and its neighbours': never a
  * candidate. */
@@ -220,6 +225,56 @@ mg_boot_first_contact(MgBoot *b, const char *nm_conf_dir)
 	g_message("first-contact defaults written to %s", path);
 }
 
+/* Whether NetworkManager holds its name on the system bus. The boot step may
+ * run before the bus does: a bus that is not there or does not answer its
+ * handshake within a few seconds (a socket-activated one still starting)
+ * means NetworkManager, a D-Bus service, is not up either. */
+static gboolean
+mg_boot_nm_running(void)
+{
+	const char *address = g_getenv("DBUS_SYSTEM_BUS_ADDRESS");
+	g_autoptr(GIOStream) stream = NULL;
+	g_autoptr(GDBusConnection) bus = NULL;
+	g_autoptr(GVariant) reply = NULL;
+	GSocket *socket = NULL;
+	gboolean owned = FALSE;
+
+	stream = g_dbus_address_get_stream_sync(
+	    address != NULL ? address : MG_BOOT_SYSTEM_BUS, NULL, NULL, NULL);
+	if (stream == NULL)
+		return FALSE;
+	if (G_IS_SOCKET_CONNECTION(stream)) {
+		socket = g_socket_connection_get_socket(G_SOCKET_CONNECTION(stream));
+		g_socket_set_timeout(socket, MG_BOOT_BUS_WAIT_S);
+	}
+	bus = g_dbus_connection_new_sync(stream,
+					 NULL,
+					 G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
+					     G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
+					 NULL,
+					 NULL,
+					 NULL);
+	if (bus == NULL)
+		return FALSE;
+	if (socket != NULL)
+		g_socket_set_timeout(socket, 0);
+	reply = g_dbus_connection_call_sync(bus,
+					    "org.freedesktop.DBus",
+					    "/org/freedesktop/DBus",
+					    "org.freedesktop.DBus",
+					    "NameHasOwner",
+					    g_variant_new("(s)", NM_DBUS_SERVICE),
+					    G_VARIANT_TYPE("(b)"),
+					    G_DBUS_CALL_FLAGS_NONE,
+					    MG_BOOT_BUS_WAIT_S * 1000,
+					    NULL,
+					    NULL);
+	if (reply != NULL)
+		g_variant_get(reply, "(b)", &owned);
+	g_dbus_connection_close_sync(bus, NULL, NULL);
+	return owned;
+}
+
 gboolean
 mg_boot_run(const MgBootPaths *paths, guint *rewritten, GError **error)
 {
@@ -230,6 +285,16 @@ mg_boot_run(const MgBootPaths *paths, guint *rewritten, GError **error)
 	const char *name;
 
 	*rewritten = 0;
+	if (mg_boot_nm_running()) {
+		g_set_error_literal(
+		    error,
+		    MG_ERROR,
+		    MG_ERROR_BUSY,
+		    _("NetworkManager is running: it would write its profiles back over new "
+		      "addresses. The boot step runs before NetworkManager starts; to give a "
+		      "profile a new address now, use macguise rotate"));
+		return FALSE;
+	}
 	if (!mg_runtime_init(&b.rt, paths->state_dir, paths->config_path, error))
 		return FALSE;
 	b.nm_state_dir = paths->nm_state_dir;

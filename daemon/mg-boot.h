@@ -25,7 +25,10 @@ typedef struct {
 } MgBootPaths;
 
 /* A profile given a new address forgets its DHCP lease in
- * @paths->nm_state_dir (see mg_nm_forget_leases()). */
+ * @paths->nm_state_dir (see mg_nm_forget_leases()). While NetworkManager
+ * runs (it has its name on the system bus) it refuses with
+ * MG_ERROR_BUSY and changes nothing: NetworkManager keeps the profiles in
+ * memory and would write them back over the new addresses. */
 gboolean mg_boot_run(const MgBootPaths *paths, guint *rewritten, GError **error);
 
 G_END_DECLS

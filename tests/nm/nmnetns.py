@@ -124,7 +124,7 @@ def strict_bus_conf(bus):
 
 class NmNetns:
     def __init__(self, strict_bus=False, managed=("veth0",), auto_default=(), boot=None,
-                 max_replies=1024):
+                 max_replies=1024, system_config_dir=None):
         """@managed: the interface names (globs) NetworkManager manages;
         every other device in its namespace is left alone. @auto_default:
         names (globs) of devices that get NetworkManager's automatic
@@ -132,8 +132,10 @@ class NmNetns:
         macguised, run with --boot before NetworkManager starts, as the
         boot unit does. @max_replies: the bus's limit on a client's pending
         calls (1,024, NetworkManager's own policy, unless a benchmark needs
-        more)."""
+        more). @system_config_dir: where NetworkManager reads packaged
+        configuration (the test's own empty one unless given; read only)."""
         self.max_replies = max_replies
+        self.system_config_dir = system_config_dir
         self.strict_bus = strict_bus
         self.managed = tuple(managed) + tuple(auto_default)
         self.auto_default = tuple(auto_default)
@@ -191,6 +193,14 @@ class NmNetns:
             time.sleep(0.05)
         raise TimeoutError(f"timed out waiting for {what}; macguised's log ends:\n"
                            + self.log_tail("macguised", lines=15))
+
+    def log_text(self, name):
+        """Everything process @name has logged so far."""
+        try:
+            with open(os.path.join(self.dir, name + ".log"), encoding="utf-8", errors="replace") as f:
+                return f.read()
+        except OSError:
+            return ""
 
     def log_tail(self, name, lines=30):
         path = os.path.join(self.dir, name + ".log")
@@ -254,13 +264,13 @@ class NmNetns:
         self.env["RUNTIME_DIRECTORY"] = os.path.join(self.dir, "run")
         self.env["CONFIGURATION_DIRECTORY"] = os.path.join(self.dir, "config")
 
-    def run_boot_step(self, exe):
+    def run_boot_step(self, exe, check=True):
         """macguised --boot, with NetworkManager's keyfiles and
         configuration directory those of the test."""
         self.use_macguise_dirs()
         return self.run(exe, "--boot", f"--keyfile-dir={self.dir}/system-connections",
                         f"--nm-conf-dir={self.dir}/conf.d", f"--nm-state-dir={self.nm_lib}",
-                        ns=self.ns)
+                        ns=self.ns, check=check)
 
     def start_nm(self):
         d = self.dir
@@ -269,7 +279,7 @@ class NmNetns:
                    MG_UDEV_KEEP=os.path.join(d, "udev-keep"))
         self.spawn("nm", "unshare", "--mount", "--propagation", "private", "sh", "-c", NM_SH, "sh",
                    "NetworkManager", "--debug", f"--config={nm_conf}",
-                   f"--config-dir={d}/conf.d", f"--system-config-dir={d}/sysconf.d",
+                   f"--config-dir={d}/conf.d", f"--system-config-dir={self.system_config_dir or d + '/sysconf.d'}",
                    f"--intern-config={d}/intern.conf", f"--state-file={d}/nm.state",
                    f"--pid-file={d}/nm.pid", ns=self.ns, env=env)
         self.wait_for("NetworkManager", lambda: self.nmcli("general", "status", check=False).returncode == 0)

@@ -233,8 +233,17 @@ def boot_step_rewrites_due_profiles_before_networkmanager_starts():
     e1, uuid = cloned("e1"), uuid_of("e1")
     act, act_uuid = cloned("act"), uuid_of("act")
     NM.end("macguised")
-    NM.end("nm")
     make_due([uuid])
+    # While NetworkManager runs, the boot step refuses and changes nothing:
+    # NetworkManager would write its profiles back over a new address.
+    e1_keyfile = os.path.join(NM.dir, "system-connections", "e1.nmconnection")
+    with open(e1_keyfile) as f:
+        before = f.read()
+    p = NM.run_boot_step(MACGUISED, check=False)
+    assert p.returncode == 1 and "NetworkManager is running" in p.stderr, (p.returncode, p.stderr)
+    with open(e1_keyfile) as f:
+        assert f.read() == before
+    NM.end("nm")
     # the leases NetworkManager kept: the rewritten profile's goes, so its
     # new address does not ask for the old one's (see test-dhcp.py)
     os.makedirs(NM.nm_lib, exist_ok=True)
