@@ -160,13 +160,14 @@ def each_bad_row_is_listed_and_the_table_refused():
         "  weight wifi 1 survey: cited\n"
         "  weight ap 5 ieee-blocks\n"
         "  products cards\n"
-        f"  prefix {intel_block} registered=2015-01-01\n"   # line 8: good (ieee-data)
-        f"  prefix {pi_block} registered=2015-01-01\n"      # line 9: someone else's
-        f"  prefix {free6} registered=2015-01-01\n"         # line 10: unregistered
-        f"  prefix {free_for_mam}0 registered=2015-01-01\n"  # line 11: not an MA-M block
-        f"  prefix {newer} registered=2025-01-01\n"         # line 12: good (snapshot)
-        f"  prefix {newer_other} registered=2025-01-01\n"   # line 13: snapshot, not Intel
-        "vendor ghost\n"                                    # line 14
+        "  organization Intel Formerly Named Ltd\n"         # line 8: a note only
+        f"  prefix {intel_block} registered=2015-01-01\n"   # line 9: good (ieee-data)
+        f"  prefix {pi_block} registered=2015-01-01\n"      # line 10: someone else's
+        f"  prefix {free6} registered=2015-01-01\n"         # line 11: unregistered
+        f"  prefix {free_for_mam}0 registered=2015-01-01\n"  # line 12: not an MA-M block
+        f"  prefix {newer} registered=2025-01-01\n"         # line 13: good (snapshot)
+        f"  prefix {newer_other} registered=2025-01-01\n"   # line 14: snapshot, not Intel
+        "vendor ghost\n"                                    # line 15
         "  name Ghost\n"
         "  organization Nobody Registered This Ltd\n"
         "  classes ethernet\n"
@@ -180,15 +181,19 @@ def each_bad_row_is_listed_and_the_table_refused():
         p = run("--output", out, path, snapshot=snapshot)
         assert p.returncode == 1, (p.returncode, p.stderr)
         err = p.stderr
-        assert "line 9: vendor intel" in err and "Raspberry Pi Trading Ltd' (ieee-data)" in err, err
-        assert (f"line 10: vendor intel: {free6} is not a registered MA-L block in ieee-data "
+        assert "line 10: vendor intel" in err and "Raspberry Pi Trading Ltd' (ieee-data)" in err, err
+        assert (f"line 11: vendor intel: {free6} is not a registered MA-L block in ieee-data "
                 "or the snapshot") in err, err
-        assert f"line 11: vendor intel: {free_for_mam}0 is not a registered MA-M block" in err, err
-        assert (f"line 13: vendor intel: {newer_other} is registered to 'Somebody Else Ltd' "
+        assert f"line 12: vendor intel: {free_for_mam}0 is not a registered MA-M block" in err, err
+        assert (f"line 14: vendor intel: {newer_other} is registered to 'Somebody Else Ltd' "
                 "(the registry snapshot)") in err, err
-        assert "line 14: vendor ghost: organisation 'Nobody Registered This Ltd'" in err, err
+        assert ("line 15: vendor ghost: none of its organisations holds a block in either "
+                "registry") in err, err
+        # a name neither registry uses any more is noted, not refused
+        assert ("vendor intel: note: neither registry names organisation "
+                "'Intel Formerly Named Ltd'") in err, err
         assert "vendor intel: ap weight 5, but it lists 6 blocks" in err, err
-        assert "line 8:" not in err and "line 12:" not in err, err
+        assert "line 9:" not in err and "line 13:" not in err, err
         assert "not accepted" in err, err
         assert not os.path.exists(out), "a refused table must not be written"
     os.unlink(path)

@@ -35,23 +35,34 @@ typedef struct {
 	guint by_snapshot;
 } MgRegistries;
 
+/* A registry renames organisations over the years ("AzureWave Technologies,
+ * Inc." in Debian 12's ieee-data is "AzureWave Technology Inc." in later
+ * ones): a name neither registry at hand uses is only noted, since every
+ * row is checked against its block's holder anyway. A vendor none of whose
+ * names holds a block is an error. */
 static guint
 mg_check_organizations(MgRegistries *regs, const MgVendor *v)
 {
-	guint bad = 0;
+	guint holding = 0;
 	for (guint i = 0; i < v->organizations->len; i++) {
 		const char *org = g_ptr_array_index(v->organizations, i);
-		if (mg_ieee_registry_count_blocks(regs->installed, org) == 0 &&
-		    mg_ieee_registry_count_blocks(regs->snapshot, org) == 0) {
-			g_printerr("line %u: vendor %s: organisation '%s' holds no block in either "
-				   "registry\n",
+		if (mg_ieee_registry_count_blocks(regs->installed, org) > 0 ||
+		    mg_ieee_registry_count_blocks(regs->snapshot, org) > 0)
+			holding++;
+		else
+			g_printerr("line %u: vendor %s: note: neither registry names organisation "
+				   "'%s' (an older name?)\n",
 				   v->line,
 				   v->id,
 				   org);
-			bad++;
-		}
 	}
-	return bad;
+	if (holding > 0)
+		return 0;
+	g_printerr("line %u: vendor %s: none of its organisations holds a block in either "
+		   "registry\n",
+		   v->line,
+		   v->id);
+	return 1;
 }
 
 /* "ieee-blocks" weights count the vendor's blocks for the class here. */
