@@ -17,16 +17,17 @@ mg_audit_hidden(GPtrArray *out, const MgAuditInput *in)
 {
 	if (in->device_class != MG_DEVICE_CLASS_WIFI || !in->hidden)
 		return;
-	mg_audit_add_advice(out,
-			    in,
-			    "wifi-hidden-probes",
-			    MG_SEVERITY_HIGH,
-			    "802-11-wireless.hidden",
-			    "no",
-			    _("the network is hidden, so the machine calls out its name in probe "
-			      "requests wherever it goes: anyone listening learns which network "
-			      "it belongs to; make the network visible at its router, then set "
-			      "hidden to no"));
+	mg_audit_add(out,
+		     in,
+		     "wifi-hidden-probes",
+		     MG_SEVERITY_HIGH,
+		     "802-11-wireless.hidden",
+		     "no",
+		     _("the network is hidden, so the machine calls out its name in probe "
+		       "requests wherever it goes: anyone listening learns which network "
+		       "it belongs to; make the network visible at its router, then set "
+		       "hidden to no"))
+	    ->advice = TRUE;
 }
 
 /* NetworkManager hands these to systemd-resolved, the only resolver that
@@ -82,16 +83,16 @@ mg_audit_eap_identity(GPtrArray *out, const MgAuditInput *in)
 		return;
 	realm = strrchr(in->eap_identity, '@');
 	outer = g_strconcat("anonymous", realm != NULL && realm[1] != '\0' ? realm : NULL, NULL);
-	f = mg_audit_add_advice(
-	    out,
-	    in,
-	    "8021x-identity-clear",
-	    MG_SEVERITY_HIGH,
-	    "802-1x.anonymous-identity",
-	    outer,
-	    _("802.1X sends the user name in clear before its encrypted tunnel: "
-	      "anyone near the network reads who logs in; an anonymous outer "
-	      "identity hides it"));
+	f = mg_audit_add(out,
+			 in,
+			 "8021x-identity-clear",
+			 MG_SEVERITY_HIGH,
+			 "802-1x.anonymous-identity",
+			 outer,
+			 _("802.1X sends the user name in clear before its encrypted tunnel: "
+			   "anyone near the network reads who logs in; an anonymous outer "
+			   "identity hides it"));
+	f->advice = TRUE;
 	f->owned_value = g_steal_pointer(&outer);
 }
 
@@ -106,18 +107,17 @@ mg_audit_naming(GPtrArray *out, const MgAuditInput *in)
 MgFinding *
 mg_audit_avahi(void)
 {
-	MgFinding *f = g_new0(MgFinding, 1);
+	MgFinding *f = mg_finding_new(
+	    "avahi-hostname",
+	    MG_SEVERITY_MEDIUM,
+	    "avahi-daemon.deny-interfaces",
+	    "",
+	    g_strdup(_("avahi-daemon announces the host name and addresses over mDNS on "
+		       "every network the machine joins")),
+	    g_strdup(_("name the interfaces you take to other networks in deny-interfaces= "
+		       "in the [server] section of /etc/avahi/avahi-daemon.conf, or stop "
+		       "avahi-daemon if nothing needs to find this machine by name")));
 
-	f->id = "avahi-hostname";
-	f->severity = MG_SEVERITY_MEDIUM;
-	f->message = g_strdup(_("avahi-daemon announces the host name and addresses over mDNS on "
-				"every network the machine joins"));
-	f->setting = "avahi-daemon.deny-interfaces";
-	f->value = "";
-	f->fix =
-	    g_strdup(_("name the interfaces you take to other networks in deny-interfaces= in the "
-		       "[server] section of /etc/avahi/avahi-daemon.conf, or stop avahi-daemon if "
-		       "nothing needs to find this machine by name"));
 	f->advice = TRUE;
 	return f;
 }

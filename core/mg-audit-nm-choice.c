@@ -115,6 +115,6 @@ mg_audit_nm_mac_choice(GPtrArray *out, const MgAuditInput *in, const char *setti
 	} else {
 		return FALSE;
 	}
-	mg_audit_add_advice(out, in, id, MG_SEVERITY_LOW, setting, "", message);
+	mg_audit_add(out, in, id, MG_SEVERITY_LOW, setting, "", message)->advice = TRUE;
 	return TRUE;
 }

@@ -8,7 +8,8 @@
 G_BEGIN_DECLS
 
 /* Adds a finding whose fix sets @setting to @value with nmcli, or with
- * `macguise policy` for a macguise.* setting, and returns it. */
+ * `macguise policy` for a macguise.* setting, and returns it (the caller
+ * marks it advice where the fix is the user's decision). */
 MgFinding *mg_audit_add(GPtrArray *out,
 			const MgAuditInput *in,
 			const char *id,
@@ -16,14 +17,13 @@ MgFinding *mg_audit_add(GPtrArray *out,
 			const char *setting,
 			const char *value,
 			const char *message);
-/* The same as advice: the user's decision, which harden leaves alone. */
-MgFinding *mg_audit_add_advice(GPtrArray *out,
-			       const MgAuditInput *in,
-			       const char *id,
-			       MgSeverity severity,
-			       const char *setting,
-			       const char *value,
-			       const char *message);
+/* A finding for the whole machine, not a profile; takes @message and @fix. */
+MgFinding *mg_finding_new(const char *id,
+			  MgSeverity severity,
+			  const char *setting,
+			  const char *value,
+			  char *message,
+			  char *fix);
 
 /* cloned-mac-address is one of NetworkManager's own choices (random,
  * stable, stable-ssid): described, left to the user. TRUE when it was. */

@@ -57,17 +57,21 @@ mg_audit_add(GPtrArray *out,
 }
 
 MgFinding *
-mg_audit_add_advice(GPtrArray *out,
-		    const MgAuditInput *in,
-		    const char *id,
-		    MgSeverity severity,
-		    const char *setting,
-		    const char *value,
-		    const char *message)
+mg_finding_new(const char *id,
+	       MgSeverity severity,
+	       const char *setting,
+	       const char *value,
+	       char *message,
+	       char *fix)
 {
-	MgFinding *f = mg_audit_add(out, in, id, severity, setting, value, message);
+	MgFinding *f = g_new0(MgFinding, 1);
 
-	f->advice = TRUE;
+	f->id = id;
+	f->severity = severity;
+	f->setting = setting;
+	f->value = value;
+	f->message = message;
+	f->fix = fix;
 	return f;
 }
 
@@ -128,7 +132,7 @@ mg_audit_hotspot(GPtrArray *out, const MgAuditInput *in)
 			       "it on the map, and anyone who saw it once knows it again"));
 	if (in->ssid != NULL && !g_str_has_suffix(in->ssid, MG_NOMAP_SUFFIX)) {
 		g_autofree char *renamed = mg_ssid_nomap(in->ssid);
-		MgFinding *f = mg_audit_add_advice(
+		MgFinding *f = mg_audit_add(
 		    out,
 		    in,
 		    "ap-ssid-mapped",
@@ -138,6 +142,7 @@ mg_audit_hotspot(GPtrArray *out, const MgAuditInput *in)
 		    _("the SSID does not end in _nomap, so Google's and Apple's location "
 		      "services may map the hotspot; renaming it is your decision, and "
 		      "clients must then join the new name"));
+		f->advice = TRUE;
 		f->owned_value = g_steal_pointer(&renamed);
 		f->value = f->owned_value;
 	}
@@ -326,18 +331,16 @@ mg_audit_profile(const MgAuditInput *input)
 MgFinding *
 mg_audit_scan_randomization(void)
 {
-	MgFinding *f = g_new0(MgFinding, 1);
-
-	f->id = "wifi-scan-permanent";
-	f->severity = MG_SEVERITY_HIGH;
-	f->message = g_strdup(_("NetworkManager scans for Wi-Fi networks with the card's own "
-				"address (wifi.scan-rand-mac-address=no): every probe request "
-				"names the machine"));
-	f->setting = "wifi.scan-rand-mac-address";
-	f->value = "yes";
-	f->fix = g_strdup(_("set wifi.scan-rand-mac-address=yes in the [device] section of a "
-			    "file in /etc/NetworkManager/conf.d/ and restart NetworkManager"));
-	return f;
+	return mg_finding_new(
+	    "wifi-scan-permanent",
+	    MG_SEVERITY_HIGH,
+	    "wifi.scan-rand-mac-address",
+	    "yes",
+	    g_strdup(_("NetworkManager scans for Wi-Fi networks with the card's own "
+		       "address (wifi.scan-rand-mac-address=no): every probe request "
+		       "names the machine")),
+	    g_strdup(_("set wifi.scan-rand-mac-address=yes in the [device] section of a "
+		       "file in /etc/NetworkManager/conf.d/ and restart NetworkManager")));
 }
 
 MgFinding *

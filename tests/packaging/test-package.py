@@ -27,6 +27,10 @@ HOOK = "/usr/lib/NetworkManager/dispatcher.d/pre-up.d/macguise-pre-up"
 CHECKER = "/usr/libexec/macguise-link-check"  # what the hook hands over to
 CLI = "/usr/bin/macguise"
 
+# Where this release keeps systemd units: /lib on Debian 12, /usr/lib on 13.
+UNITS = subprocess.run(["pkg-config", "--variable=systemdsystemunitdir", "systemd"],
+                       capture_output=True, text=True, check=True).stdout.strip()
+
 # path: (kind, mode); every one root:root
 LAYOUT = {
     CLI: ("file", 0o755),
@@ -34,8 +38,8 @@ LAYOUT = {
     HOOK: ("file", 0o755),
     CHECKER: ("file", 0o755),
     "/etc/macguise/macguise.conf": ("file", 0o644),
-    "/lib/systemd/system/macguised.service": ("file", 0o644),
-    "/lib/systemd/system/macguise-boot.service": ("file", 0o644),
+    f"{UNITS}/macguised.service": ("file", 0o644),
+    f"{UNITS}/macguise-boot.service": ("file", 0o644),
     "/usr/share/dbus-1/system.d/org.macguise.Daemon1.conf": ("file", 0o644),
     "/usr/share/dbus-1/system-services/org.macguise.Daemon1.service": ("file", 0o644),
     "/usr/share/bash-completion/completions/macguise": ("file", 0o644),
@@ -78,13 +82,43 @@ class NoServiceStarts:
             os.unlink(self.PATH)
 
 
+NM_PACKAGED_CONF = "/usr/lib/NetworkManager/conf.d"
+DEFAULTS_CONF = "macguise-freedombox.conf"
+
+
+def nm_config_signals(nm):
+    """The configuration NetworkManager has re-read, one line a reload (its
+    "config: signal:" lines name the files it read)."""
+    return [line for line in nm.log_text("nm").splitlines() if "config: signal:" in line]
+
+
 @mgtap.test
-def the_packages_install_with_their_dependencies():
+def the_packages_install_with_their_dependencies_and_networkmanager_reloads_the_defaults():
     debs = [d for d in glob.glob(os.path.join(DEBS, "*.deb")) if "-dbgsym_" not in d]
     assert len(debs) == 2, debs
-    with NoServiceStarts():
-        sh("apt-get", "install", "-y", "-q", "--no-install-recommends", *[os.path.abspath(d) for d in debs],
-           env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+    # A running NetworkManager (the test's, on its own bus) that reads the
+    # packaged configuration directory: the defaults package's maintainer
+    # script tells it to reload, so the defaults apply without a reboot.
+    nm = NmNetns(system_config_dir=NM_PACKAGED_CONF).start()
+    try:
+        with NoServiceStarts():
+            sh("apt-get", "install", "-y", "-q", "--no-install-recommends",
+               *[os.path.abspath(d) for d in debs],
+               env=dict(nm.env, DEBIAN_FRONTEND="noninteractive"))
+        nm.wait_for("NetworkManager to read the FreedomBox defaults",
+                    lambda: any(DEFAULTS_CONF in line for line in nm_config_signals(nm)))
+        reloads = len(nm_config_signals(nm))
+        # and drops them again when the package goes
+        sh("dpkg", "--remove", DEFAULTS, env=nm.env)
+        nm.wait_for("NetworkManager to drop the FreedomBox defaults",
+                    lambda: len(nm_config_signals(nm)) > reloads)
+        assert DEFAULTS_CONF not in nm_config_signals(nm)[-1], nm_config_signals(nm)[-1]
+        with NoServiceStarts():
+            sh("apt-get", "install", "-y", "-q", "--no-install-recommends",
+               *[os.path.abspath(d) for d in debs if DEFAULTS in d],
+               env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+    finally:
+        nm.stop()
     assert installed(MAIN) and installed(DEFAULTS)
 
 
@@ -105,6 +139,19 @@ def every_file_is_where_it_belongs_with_owner_and_mode():
     for path in LAYOUT:
         if "freedombox" not in path:
             assert path in owned, f"{path} is not the package's"
+
+
+@mgtap.test
+def install_starts_the_service_but_never_the_boot_step():
+    # The boot step would refuse while NetworkManager runs: the maintainer
+    # script must not start it (dh_installsystemd --no-start), only enable it.
+    with open(f"/var/lib/dpkg/info/{MAIN}.postinst") as f:
+        script = f.read()
+    starts = [line for line in script.splitlines()
+              if "deb-systemd-invoke" in line and "stop" not in line]
+    assert any("macguised.service" in line for line in starts), starts
+    assert not any("macguise-boot.service" in line for line in starts), starts
+    assert "macguise-boot.service" in script  # enabled all the same
 
 
 @mgtap.test
