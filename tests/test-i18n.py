@@ -41,6 +41,17 @@ def every_translation_is_complete_and_valid():
             assert cmp.returncode == 0, f"{lang}: {cmp.stderr[:2000]}"
 
 
+def locale_env(lang):
+    """A German user's locale where the machine has it (Debian 13's C
+    library ignores LANGUAGE under C.UTF-8), else LANGUAGE under C.UTF-8,
+    which Debian 12's honours."""
+    have = subprocess.run(["locale", "-a"], capture_output=True, text=True).stdout.split()
+    for name in (f"{lang}_DE.utf8", f"{lang}_DE.UTF-8"):
+        if name in have:
+            return dict(os.environ, LC_ALL=f"{lang}_DE.UTF-8", LANGUAGE=lang)
+    return dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE=lang)
+
+
 def run_in(lang, *args):
     """The CLI with the built catalogue at LOCALEDIR, seen only by it."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -53,7 +64,7 @@ def run_in(lang, *args):
         script = 'mount --bind "$1" "$2" && shift 2 && exec "$@"'
         return subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", script,
                                "sh", tmp, top, CLI, *args],
-                              env=dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE=lang),
+                              env=locale_env(lang),
                               capture_output=True, text=True, timeout=30)
 
 

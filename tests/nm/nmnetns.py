@@ -51,7 +51,12 @@ mount --bind "$MG_DISPATCH/etc" /etc/NetworkManager/dispatcher.d
 if [ -d /usr/lib/NetworkManager/dispatcher.d ]; then
   mount --bind "$MG_DISPATCH/lib" /usr/lib/NetworkManager/dispatcher.d
 fi
-exec /usr/lib/NetworkManager/nm-dispatcher --persist --debug
+# Debian 12 keeps it in /usr/lib/NetworkManager, Debian 13 in /usr/libexec.
+for exe in /usr/libexec/nm-dispatcher /usr/lib/NetworkManager/nm-dispatcher; do
+  if [ -x "$exe" ]; then exec "$exe" --persist --debug; fi
+done
+echo "nm-dispatcher not found" >&2
+exit 127
 """
 
 PEER_PY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "peer.py")
@@ -330,7 +335,10 @@ class NmNetns:
         # where the hook looks for it, /run/macguise.
         runtime = os.path.join(self.dir, "run")
         os.makedirs(runtime, exist_ok=True)
-        env = dict(self.env, MG_BUS=self.bus, MG_DISPATCH=base, MG_RUNTIME=runtime)
+        # NetworkManager 1.52's nm-dispatcher logs each script it runs at
+        # debug level, which GLib prints only when asked.
+        env = dict(self.env, MG_BUS=self.bus, MG_DISPATCH=base, MG_RUNTIME=runtime,
+                   G_MESSAGES_DEBUG="all")
         self.spawn("dispatcher", "unshare", "--mount", "--propagation", "private",
                    "sh", "-c", DISPATCHER_SH, ns=self.ns, env=env)
         self.wait_for("nm-dispatcher on the bus",

@@ -160,7 +160,11 @@ def the_installed_programs_run():
     assert sh(DAEMON, "--version").stdout.startswith("macguised ")
     mac = sh(CLI, "generate", "--class", "ethernet").stdout.strip()
     assert int(mac[:2], 16) & 3 == 0, mac
-    de = sh(CLI, "--help", env=dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE="de")).stdout
+    # a German user's locale where the machine has one (Debian 13's C library
+    # ignores LANGUAGE under C.UTF-8), else LANGUAGE, which Debian 12 honours
+    german = "de_DE.utf8" in sh("locale", "-a").stdout.split()
+    de = sh(CLI, "--help", env=dict(os.environ, LC_ALL="de_DE.UTF-8" if german else "C.UTF-8",
+                                    LANGUAGE="de")).stdout
     assert "Aufruf: macguise BEFEHL" in de, de[:200]
     # The hook's front hands --version to the installed checker.
     assert "macguise-pre-up" in sh(HOOK, "--version").stdout
