@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The Debian packages on this machine: they install (no service starts:
 no systemd here, and policy-rc.d says no), put every file where it belongs
-with the right owner and mode, enable the units, work as installed (the
-link-check integration test runs against the installed programs), and come
+with the right owner and mode, enable the units, run as installed, and come
 off again leaving NetworkManager's profiles working; purge removes the
-state. Run as root by `tools/dev test` with the directory of the .debs.
+state. The integration tests against the installed programs are
+debian/tests, which autopkgtest runs after this. Run as root by `tools/dev test` with the directory of the .debs.
 Prints TAP."""
 import glob
 import os
@@ -171,17 +171,6 @@ def the_installed_programs_run():
     # The front links nothing but libc: it is what runs for every event.
     libs = sh("ldd", HOOK).stdout
     assert "libglib" not in libs and "libgio" not in libs, libs
-
-
-@mgtap.test
-def the_link_check_integration_test_passes_against_the_installed_programs():
-    p = sh(sys.executable, os.path.join(HERE, "..", "nm", "test-dispatcher.py"), DAEMON, HOOK, CLI,
-           check=False, timeout=600)
-    results = [line for line in p.stdout.splitlines() if line.startswith(("ok ", "not ok "))]
-    for line in results:
-        print("# " + line)
-    assert p.returncode == 0 and results and all(r.startswith("ok ") for r in results), \
-        p.stdout[-3000:] + p.stderr[-2000:]
 
 
 @mgtap.test
