@@ -80,9 +80,15 @@ mg_hotspot_is_open(NMConnection *c)
  * dhcp-send-hostname), falling back to the old boolean while it is left at
  * default; the libnm the CLI runs with tells whether it has the new one. */
 gboolean
+mg_ip_has_send_hostname_v2(NMSettingIPConfig *ip)
+{
+	return g_object_class_find_property(G_OBJECT_GET_CLASS(ip), MG_SEND_HOSTNAME_V2) != NULL;
+}
+
+gboolean
 mg_ip_sends_hostname(NMSettingIPConfig *ip)
 {
-	if (g_object_class_find_property(G_OBJECT_GET_CLASS(ip), MG_SEND_HOSTNAME_V2) != NULL) {
+	if (mg_ip_has_send_hostname_v2(ip)) {
 		int v2 = -1;
 		g_object_get(ip, MG_SEND_HOSTNAME_V2, &v2, NULL);
 		if (v2 != -1)

@@ -18,7 +18,7 @@
 static void
 mg_harden_no_hostname(NMSettingIPConfig *ip)
 {
-	if (g_object_class_find_property(G_OBJECT_GET_CLASS(ip), MG_SEND_HOSTNAME_V2) != NULL)
+	if (mg_ip_has_send_hostname_v2(ip))
 		g_object_set(ip, MG_SEND_HOSTNAME_V2, 0, NULL);
 	g_object_set(ip, NM_SETTING_IP_CONFIG_DHCP_SEND_HOSTNAME, FALSE, NULL);
 }

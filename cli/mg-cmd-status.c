@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "mg-audit.h"
 #include "mg-cli-nm.h"
 #include "mg-cli.h"
 #include "mg-profile.h"
@@ -199,15 +200,15 @@ mg_status_next_text(JsonObject *o)
 	const char *when;
 	const char *cloned = mg_member_string(o, "cloned_mac_address");
 
-	/* NetworkManager's own choice: its name, not "set by hand" */
-	if (!json_object_get_boolean_member(o, "managed") &&
-	    (g_strcmp0(cloned, "random") == 0 || g_strcmp0(cloned, "stable") == 0 ||
-	     g_strcmp0(cloned, "stable-ssid") == 0))
-		/* TRANSLATORS: %s is NetworkManager's keyword: random, stable, stable-ssid */
-		return g_strdup_printf(_("NetworkManager's %s"), cloned);
-	if (!json_object_get_boolean_member(o, "managed"))
+	if (!json_object_get_boolean_member(o, "managed")) {
+		/* NetworkManager's own choice: its name, not "set by hand" */
+		if (mg_nm_mac_is_choice(cloned))
+			/* TRANSLATORS: %s is NetworkManager's keyword: random, stable, stable-ssid
+			 */
+			return g_strdup_printf(_("NetworkManager's %s"), cloned);
 		return g_strdup(json_object_get_boolean_member(o, "user_owned") ? _("set by hand")
 										: _("unmanaged"));
+	}
 	if (next == NULL)
 		return g_strdup("?");
 	when = mg_member_string(next, "when");

@@ -28,14 +28,10 @@ mg_group_matches(const char *name, const char *group)
 
 static void
 mg_nm_conf_value_in(
-    const char *path, const char *group, const char *key, gboolean unconditional, char **value)
+    GKeyFile *kf, const char *group, const char *key, gboolean unconditional, char **value)
 {
-	g_autoptr(GKeyFile) kf = g_key_file_new();
-	g_auto(GStrv) groups = NULL;
+	g_auto(GStrv) groups = g_key_file_get_groups(kf, NULL);
 
-	if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, NULL))
-		return;
-	groups = g_key_file_get_groups(kf, NULL);
 	for (guint i = 0; groups[i] != NULL; i++) {
 		char *v;
 		if (!mg_group_matches(groups[i], group) ||
@@ -55,21 +51,38 @@ mg_strcmp_ptr(gconstpointer a, gconstpointer b)
 	return g_strcmp0(*(const char *const *)a, *(const char *const *)b);
 }
 
-char *
-mg_nm_conf_value(const char *group, const char *key, gboolean unconditional)
+static void
+mg_nm_conf_load(GPtrArray *files, const char *path)
 {
-	const char *env = g_getenv("MACGUISE_NM_CONF");
-	g_auto(GStrv) from_env = env != NULL ? g_strsplit(env, ":", -1) : NULL;
-	const char *const *places =
-	    from_env != NULL ? (const char *const *)from_env : mg_nm_conf_default;
-	char *value = NULL;
+	GKeyFile *kf = g_key_file_new();
 
+	if (g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, NULL))
+		g_ptr_array_add(files, kf);
+	else
+		g_key_file_unref(kf);
+}
+
+/* The configuration files, parsed in the order NetworkManager reads them;
+ * once a process, as audit asks for several keys of every profile. */
+static GPtrArray *
+mg_nm_conf_files(void)
+{
+	static GPtrArray *files;
+	const char *env = g_getenv("MACGUISE_NM_CONF");
+	g_auto(GStrv) from_env = NULL;
+	const char *const *places;
+
+	if (files != NULL)
+		return files;
+	files = g_ptr_array_new_with_free_func((GDestroyNotify)g_key_file_unref);
+	from_env = env != NULL ? g_strsplit(env, ":", -1) : NULL;
+	places = from_env != NULL ? (const char *const *)from_env : mg_nm_conf_default;
 	for (guint i = 0; places[i] != NULL; i++) {
 		g_autoptr(GDir) dir = g_dir_open(places[i], 0, NULL);
 		g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
 		const char *name;
 		if (dir == NULL) {
-			mg_nm_conf_value_in(places[i], group, key, unconditional, &value);
+			mg_nm_conf_load(files, places[i]);
 			continue;
 		}
 		while ((name = g_dir_read_name(dir)) != NULL) {
@@ -78,9 +91,19 @@ mg_nm_conf_value(const char *group, const char *key, gboolean unconditional)
 		}
 		g_ptr_array_sort(names, mg_strcmp_ptr);
 		for (guint j = 0; j < names->len; j++)
-			mg_nm_conf_value_in(
-			    g_ptr_array_index(names, j), group, key, unconditional, &value);
+			mg_nm_conf_load(files, g_ptr_array_index(names, j));
 	}
+	return files;
+}
+
+char *
+mg_nm_conf_value(const char *group, const char *key, gboolean unconditional)
+{
+	GPtrArray *files = mg_nm_conf_files();
+	char *value = NULL;
+
+	for (guint i = 0; i < files->len; i++)
+		mg_nm_conf_value_in(g_ptr_array_index(files, i), group, key, unconditional, &value);
 	return value;
 }
 

@@ -10,7 +10,7 @@ G_BEGIN_DECLS
 /* The value NetworkManager's configuration gives @key in the section
  * @group or a "@group-NAME" one, the last one read winning; NULL when none
  * does. With @unconditional, sections limited to some devices
- * (match-device=) are passed over. */
+ * (match-device=) are passed over. The files are read once a process. */
 char *mg_nm_conf_value(const char *group, const char *key, gboolean unconditional);
 /* A connection default of NetworkManager's configuration (connection.llmnr)
  * as the integer NetworkManager keeps, or @fallback. */

@@ -84,6 +84,13 @@ mg_nm_mac_look_words(MgNmMacLook look)
 }
 
 gboolean
+mg_nm_mac_is_choice(const char *cloned)
+{
+	return g_strcmp0(cloned, "random") == 0 || g_strcmp0(cloned, "stable") == 0 ||
+	       g_strcmp0(cloned, "stable-ssid") == 0;
+}
+
+gboolean
 mg_audit_nm_mac_choice(GPtrArray *out, const MgAuditInput *in, const char *setting)
 {
 	const char *look = mg_nm_mac_look_words(mg_nm_mac_look(in->mac_mask));

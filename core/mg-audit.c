@@ -30,33 +30,6 @@ mg_severity_to_string(MgSeverity severity)
 }
 
 MgFinding *
-mg_audit_add(GPtrArray *out,
-	     const MgAuditInput *in,
-	     const char *id,
-	     MgSeverity severity,
-	     const char *setting,
-	     const char *value,
-	     const char *message)
-{
-	MgFinding *f = g_new0(MgFinding, 1);
-	g_autofree char *who = g_shell_quote(in->id);
-	g_autofree char *what = g_shell_quote(value);
-
-	f->id = id;
-	f->severity = severity;
-	f->message = g_strdup(message);
-	f->setting = setting;
-	f->value = value;
-	if (g_str_has_prefix(setting, "macguise."))
-		f->fix = g_strdup_printf(
-		    "macguise policy %s %s=%s", who, setting + strlen("macguise."), value);
-	else
-		f->fix = g_strdup_printf("nmcli connection modify %s %s %s", who, setting, what);
-	g_ptr_array_add(out, f);
-	return f;
-}
-
-MgFinding *
 mg_finding_new(const char *id,
 	       MgSeverity severity,
 	       const char *setting,
@@ -72,6 +45,27 @@ mg_finding_new(const char *id,
 	f->value = value;
 	f->message = message;
 	f->fix = fix;
+	return f;
+}
+
+MgFinding *
+mg_audit_add(GPtrArray *out,
+	     const MgAuditInput *in,
+	     const char *id,
+	     MgSeverity severity,
+	     const char *setting,
+	     const char *value,
+	     const char *message)
+{
+	g_autofree char *who = g_shell_quote(in->id);
+	g_autofree char *what = g_shell_quote(value);
+	char *fix = g_str_has_prefix(setting, "macguise.")
+			? g_strdup_printf(
+			      "macguise policy %s %s=%s", who, setting + strlen("macguise."), value)
+			: g_strdup_printf("nmcli connection modify %s %s %s", who, setting, what);
+	MgFinding *f = mg_finding_new(id, severity, setting, value, g_strdup(message), fix);
+
+	g_ptr_array_add(out, f);
 	return f;
 }
 
@@ -148,18 +142,17 @@ mg_audit_hotspot(GPtrArray *out, const MgAuditInput *in)
 	}
 	if (in->open) {
 		g_autofree char *who = g_shell_quote(in->id);
-		MgFinding *f = g_new0(MgFinding, 1);
-		f->id = "ap-open";
-		f->severity = MG_SEVERITY_HIGH;
-		f->message = g_strdup(
-		    _("the hotspot is open: anyone in radio range can join and send a DNS query "
-		      "that leaves from this box's public address, tying the BSSID to it"));
-		f->setting = "802-11-wireless-security.key-mgmt";
-		f->value = "sae";
-		f->fix =
+		MgFinding *f = mg_finding_new(
+		    "ap-open",
+		    MG_SEVERITY_HIGH,
+		    "802-11-wireless-security.key-mgmt",
+		    "sae",
+		    g_strdup(_("the hotspot is open: anyone in radio range can join and send a "
+			       "DNS query that leaves from this box's public address, tying the "
+			       "BSSID to it")),
 		    g_strdup_printf("nmcli connection modify %s 802-11-wireless-security.key-mgmt "
 				    "sae 802-11-wireless-security.psk PASSWORD",
-				    who);
+				    who));
 		f->advice = TRUE;
 		g_ptr_array_add(out, f);
 	}
@@ -195,18 +188,17 @@ mg_audit_mac(GPtrArray *out, const MgAuditInput *in)
 	} else if (mg_audit_nm_mac_choice(out, in, cloned_setting)) {
 		/* NetworkManager's own choice: described, not taken over */
 	} else if (in->recognised && !in->user_owned) {
-		MgFinding *f = g_new0(MgFinding, 1);
 		g_autofree char *who = g_shell_quote(in->id);
-		f->id = "state-lost";
-		f->severity = MG_SEVERITY_LOW;
-		f->message = g_strdup(
-		    _("macguise's state was lost (its secret key, or a damaged or newer state "
-		      "file); the profile was recognised by macguise's mark in it and stays "
-		      "managed, but the addresses it had before cannot be kept from coming "
-		      "back"));
-		f->setting = cloned_setting;
-		f->value = "";
-		f->fix = g_strdup_printf("macguise status %s", who);
+		MgFinding *f = mg_finding_new(
+		    "state-lost",
+		    MG_SEVERITY_LOW,
+		    cloned_setting,
+		    "",
+		    g_strdup(_("macguise's state was lost (its secret key, or a damaged or newer "
+			       "state file); the profile was recognised by macguise's mark in it "
+			       "and stays managed, but the addresses it had before cannot be kept "
+			       "from coming back")),
+		    g_strdup_printf("macguise status %s", who));
 		f->advice = TRUE;
 		g_ptr_array_add(out, f);
 	} else if (in->user_owned) {
@@ -347,7 +339,6 @@ MgFinding *
 mg_audit_nm_logging(const char *level)
 {
 	static const char *const quiet[] = { "WARN", "ERR", "OFF" };
-	MgFinding *f;
 
 	if (level == NULL)
 		return NULL;
@@ -355,20 +346,18 @@ mg_audit_nm_logging(const char *level)
 		if (g_ascii_strcasecmp(level, quiet[i]) == 0)
 			return NULL;
 	}
-	f = g_new0(MgFinding, 1);
-	f->id = "nm-logging-addresses";
-	f->severity = MG_SEVERITY_MEDIUM;
-	f->message = g_strdup_printf(
-	    _("NetworkManager logs at level %s, which names every MAC address it sets (and the "
-	      "card's own when it puts it back): the journal keeps every address macguise gave, "
-	      "in plain text, for as long as it keeps its logs"),
-	    level);
-	f->setting = "logging.level";
-	f->value = "WARN";
-	f->fix =
+	return mg_finding_new(
+	    "nm-logging-addresses",
+	    MG_SEVERITY_MEDIUM,
+	    "logging.level",
+	    "WARN",
+	    g_strdup_printf(
+		_("NetworkManager logs at level %s, which names every MAC address it sets (and "
+		  "the card's own when it puts it back): the journal keeps every address macguise "
+		  "gave, in plain text, for as long as it keeps its logs"),
+		level),
 	    g_strdup(_("set level=WARN in the [logging] section of a file in "
 		       "/etc/NetworkManager/conf.d/ (at once: nmcli general logging level WARN "
 		       "domains ALL); the addresses already in the journal stay until it is "
-		       "rotated away"));
-	return f;
+		       "rotated away")));
 }

@@ -109,5 +109,8 @@ MgFinding *mg_audit_avahi(void);
 /* What a NetworkManager-made address (random, stable, stable-ssid) shows
  * under @mask (generate-mac-address-mask, or NULL). */
 MgNmMacLook mg_nm_mac_look(const char *mask);
+/* @cloned (a cloned-mac-address value) is one of NetworkManager's own
+ * choices: random, stable or stable-ssid. */
+gboolean mg_nm_mac_is_choice(const char *cloned);
 
 G_END_DECLS

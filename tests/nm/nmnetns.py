@@ -208,12 +208,7 @@ class NmNetns:
             return ""
 
     def log_tail(self, name, lines=30):
-        path = os.path.join(self.dir, name + ".log")
-        try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                return "".join(f.readlines()[-lines:])
-        except OSError:
-            return ""
+        return "".join(self.log_text(name).splitlines(keepends=True)[-lines:])
 
     # -- life cycle ----------------------------------------------------------
     def start(self):
