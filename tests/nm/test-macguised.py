@@ -85,7 +85,11 @@ def neighbour_table_addresses_are_read():
     # kernel's neighbour tables, IPv4 and IPv6.
     # On a second veth pair NetworkManager leaves unmanaged (veth0's
     # profiles disable IPv6), inside the test's namespace.
-    NM.run("ip", "link", "add", "mgv0", "type", "veth", "peer", "name", "mgv1", ns=NM.ns)
+    # Addresses given at creation: udev's MACAddressPolicy replaces only a
+    # random one, and a changed address flushes the neighbour table, the
+    # entries below with it (seen once as an empty dump).
+    NM.run("ip", "link", "add", "mgv0", "address", "02:00:00:00:00:01", "type", "veth",
+           "peer", "name", "mgv1", "address", "02:00:00:00:00:02", ns=NM.ns)
     NM.run("ip", "link", "set", "mgv0", "up", ns=NM.ns)
     NM.run("ip", "neigh", "replace", "10.78.0.9", "lladdr", "8c:f8:c5:aa:bb:01", "dev", "mgv0",
            "nud", "permanent", ns=NM.ns)
