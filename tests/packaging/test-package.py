@@ -22,6 +22,10 @@ from nmnetns import NmNetns  # noqa: E402
 
 DEBS = sys.argv[1]
 MAIN, DEFAULTS = "network-manager-macguise", "freedombox-macguise-defaults"
+# The FreedomBox app needs FreedomBox, which is not installed on a test
+# machine: its package is checked from the .deb here, and run, unpacked,
+# inside FreedomBox's web service by tests/freedombox/test-plinth.py.
+APP = "freedombox-macguise"
 DAEMON = "/usr/libexec/macguised"
 HOOK = "/usr/lib/NetworkManager/dispatcher.d/pre-up.d/macguise-pre-up"
 CHECKER = "/usr/libexec/macguise-link-check"  # what the hook hands over to
@@ -94,7 +98,8 @@ def nm_config_signals(nm):
 
 @mgtap.test
 def the_packages_install_with_their_dependencies_and_networkmanager_reloads_the_defaults():
-    debs = [d for d in glob.glob(os.path.join(DEBS, "*.deb")) if "-dbgsym_" not in d]
+    debs = [d for d in glob.glob(os.path.join(DEBS, "*.deb"))
+            if "-dbgsym_" not in d and not os.path.basename(d).startswith(APP + "_")]
     assert len(debs) == 2, debs
     # A running NetworkManager (the test's, on its own bus) that reads the
     # packaged configuration directory: the defaults package's maintainer
@@ -139,6 +144,35 @@ def every_file_is_where_it_belongs_with_owner_and_mode():
     for path in LAYOUT:
         if "freedombox" not in path:
             assert path in owned, f"{path} is not the package's"
+
+
+def app_deb():
+    found = glob.glob(os.path.join(DEBS, APP + "_*.deb"))
+    assert len(found) == 1, found
+    return found[0]
+
+
+@mgtap.test
+def the_freedombox_app_package_holds_the_app_where_freedombox_finds_it():
+    deb = app_deb()
+    field = lambda name: sh("dpkg-deb", "-f", deb, name).stdout.strip()  # noqa: E731
+    depends = field("Depends")
+    for needed in ("freedombox", MAIN, "python3"):
+        assert needed in depends, depends
+    assert field("Architecture") == "all"
+    listing = sh("dpkg-deb", "-c", deb).stdout
+    files = {line.split()[-1].lstrip(".") for line in listing.splitlines()}
+    modules = "/usr/lib/python3/dist-packages/macguise_freedombox/macguise/"
+    for name in ("__init__.py", "privileged.py", "views.py", "urls.py", "forms.py",
+                 "templates/macguise.html", "templates/macguise_profile.html"):
+        assert modules + name in files, name
+    assert not [f for f in files if "__pycache__" in f or f.endswith(".pyc")], \
+        "byte code is made at install (dh_python3), never shipped"
+    conffiles = sh("sh", "-c", f"dpkg-deb --ctrl-tarfile {deb} | tar -xO ./conffiles").stdout
+    assert "/etc/plinth/modules-enabled/macguise" in conffiles.split(), conffiles
+    enabled = sh("sh", "-c", f"dpkg-deb --fsys-tarfile {deb} | "
+                 "tar -xO ./etc/plinth/modules-enabled/macguise").stdout
+    assert "macguise_freedombox.macguise" in enabled.split(), enabled
 
 
 @mgtap.test

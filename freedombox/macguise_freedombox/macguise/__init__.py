@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""FreedomBox app for macguise: every network connection its own plausible
+MAC address, changed on a schedule.
+
+Loaded by FreedomBox from its modules-enabled list. The same code runs on
+FreedomBox 23.6 (Debian 12) and 25.x (Debian 13); where their interfaces
+differ (menus, app information, diagnostics), compat.py chooses.
+"""
+
+from django.utils.translation import gettext_lazy as _
+
+from plinth import app as app_module
+from plinth import menu
+from plinth.modules.backups.components import BackupRestore
+
+from . import compat, manifest
+
+_description = [
+    _('Every network this box connects to sees a different, ordinary-looking '
+      'network card address (MAC address): one from a common maker\'s '
+      'registered range, changed on a schedule you choose. Networks cannot '
+      'recognise the box when it comes back, or tell that it is a '
+      'FreedomBox.'),
+    _('The address the box uses on its Internet connection can be kept, '
+      'so your router\'s address reservation and port forwarding keep '
+      'working.'),
+]
+
+
+class MacguiseApp(app_module.App):
+    """FreedomBox app for MAC address privacy."""
+
+    app_id = 'macguise'
+
+    _version = 1
+
+    can_be_disabled = False
+
+    def __init__(self):
+        """Create components for the app."""
+        super().__init__()
+
+        info = compat.app_info(app_id=self.app_id, version=self._version,
+                               is_essential=True, name=_('MAC Privacy'),
+                               icon='fa-user-secret',
+                               description=_description,
+                               short_description=_('Network Addresses'),
+                               manual_page=None)
+        self.add(info)
+
+        self.add(
+            compat.menu_item(menu, 'menu-macguise', info,
+                             'macguise:index'))
+
+        self.add(BackupRestore('backup-restore-macguise', **manifest.backup))
+
+    def has_diagnostics(self):
+        """Diagnostics run `macguise audit`."""
+        return True
+
+    def diagnose(self):
+        """One result per profile and per machine-wide finding."""
+        from . import diagnostics
+        return super().diagnose() + diagnostics.run()
+

@@ -1,0 +1,10 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""What FreedomBox's backups keep of the MAC privacy app."""
+
+# The settings only: the state (address history, kept as salted hashes)
+# belongs to this machine's cards.
+backup = {
+    'config': {
+        'files': ['/etc/macguise/macguise.conf'],
+    },
+}

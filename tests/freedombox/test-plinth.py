@@ -1,0 +1,373 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The MAC privacy app in FreedomBox's real web service, driven by a real
+browser: FreedomBox (Plinth) from Debian's freedombox package, its
+privileged actions run through sudo and its actions runner, the macguise
+command against a real NetworkManager and macguised in namespaces, and
+headless Chromium driven by Selenium.
+
+The test runs in mount and network namespaces of its own: /etc, /usr and
+/var are overlays whose changes (the unpacked freedombox package, the app,
+FreedomBox's database) live in the test directory; /run is a fresh tmpfs
+whose D-Bus system socket is the test's bus; FreedomBox listens on the
+namespace's own loopback.
+
+Usage: test-plinth.py MACGUISED MACGUISE APP SCREENSHOT-DIR
+APP is the app's source folder (freedombox/ in the tree: it is installed
+where its package puts it) or the freedombox-macguise .deb (unpacked).
+"""
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+INNER = "MG_PLINTH_NAMESPACES"
+
+if os.environ.get(INNER) != "1":
+    # Into namespaces of our own, with Debian's Python (FreedomBox's).
+    os.execvpe("unshare", ["unshare", "--mount", "--net", "--propagation", "private",
+                           "/usr/bin/python3", os.path.abspath(__file__), *sys.argv[1:]],
+               dict(os.environ, **{INNER: "1"}))
+
+sys.path.insert(0, os.path.join(HERE, ".."))
+sys.path.insert(0, os.path.join(HERE, "..", "nm"))
+import mgtap  # noqa: E402
+from nmnetns import NmNetns  # noqa: E402
+
+MACGUISED, CLI, APP, SHOTS = sys.argv[1:5]
+PORT = 8000
+BASE = f"http://127.0.0.1:{PORT}/plinth"
+USER, PASSWORD = "owner", "a long test passphrase 7"
+# The modules FreedomBox's own page templates link to; every other
+# FreedomBox app stays off, and none is set up (see plinth_prepare.py).
+PLINTH_MODULES = ("backups", "diagnostics", "help", "power", "sso", "storage", "users")
+
+
+def freedombox_deb():
+    """Debian's freedombox package, fetched by tools/dev."""
+    found = sorted(glob.glob(os.environ.get(
+        "MG_FREEDOMBOX_DEB", "/var/cache/macguise-freedombox/freedombox_*.deb")))
+    if not found:
+        raise RuntimeError("no freedombox .deb: run tools/dev setup (it fetches one "
+                           "into /var/cache/macguise-freedombox)")
+    return found[-1]
+
+
+def sh(*cmd, **kwargs):
+    return subprocess.run(cmd, check=True, capture_output=True, text=True, **kwargs)
+
+
+def private_system(top):
+    """Overlays on /etc, /usr and /var, and a fresh /run, in this mount
+    namespace only."""
+    for d in ("etc", "usr", "var"):
+        upper, work = os.path.join(top, d + "-upper"), os.path.join(top, d + "-work")
+        os.makedirs(upper)
+        os.makedirs(work)
+        sh("mount", "-t", "overlay", "overlay", "-o",
+           f"lowerdir=/{d},upperdir={upper},workdir={work}", f"/{d}")
+    sh("mount", "-t", "tmpfs", "-o", "mode=755", "tmpfs", "/run")
+    sh("ip", "link", "set", "lo", "up")
+
+
+def install_freedombox(deb):
+    sh("dpkg-deb", "-x", deb, "/")
+    enabled = "/etc/plinth/modules-enabled"
+    for name in os.listdir(enabled):
+        if name not in PLINTH_MODULES:
+            os.unlink(os.path.join(enabled, name))
+    if APP.endswith(".deb"):
+        sh("dpkg-deb", "-x", APP, "/")
+    else:  # where packaging/debian/freedombox-macguise.install puts it
+        shutil.copytree(os.path.join(APP, "macguise_freedombox"),
+                        "/usr/lib/python3/dist-packages/macguise_freedombox")
+        shutil.copy(os.path.join(APP, "modules-enabled", "macguise"), enabled)
+    shutil.copy(CLI, "/usr/bin/macguise")
+    with open("/etc/plinth/plinth.config", "w") as f:
+        f.write(f"[Network]\nhost = 127.0.0.1\nport = {PORT}\n")
+    os.makedirs("/var/lib/plinth", exist_ok=True)
+
+
+def macguise_dirs(nm):
+    """macguised's directories where the command (run by FreedomBox through
+    sudo, which clears the environment) looks: bound over the defaults."""
+    nm.use_macguise_dirs()
+    for test_dir, path in (("state", "/var/lib/macguise"), ("config", "/etc/macguise"),
+                           ("run", "/run/macguise")):
+        os.makedirs(path, exist_ok=True)
+        sh("mount", "--bind", os.path.join(nm.dir, test_dir), path)
+    os.makedirs("/run/dbus")
+    open("/run/dbus/system_bus_socket", "w").close()
+    sh("mount", "--bind", nm.bus, "/run/dbus/system_bus_socket")
+
+
+def start_plinth(nm):
+    """FreedomBox's web service as on a FreedomBox: as the unprivileged user
+    plinth, which reaches root only through FreedomBox's sudo rule for its
+    actions runner (/etc/sudoers.d/plinth, from the package)."""
+    sh("/usr/bin/python3", os.path.join(HERE, "plinth_prepare.py"), USER, PASSWORD,
+       cwd="/var/lib/plinth")
+    sh("adduser", "--system", "--quiet", "--group", "--no-create-home",
+       "--home", "/var/lib/plinth", "plinth")
+    sh("chown", "-R", "plinth:plinth", "/var/lib/plinth")
+    env = {k: v for k, v in os.environ.items() if k != "DBUS_SYSTEM_BUS_ADDRESS"}
+    env["HOME"] = "/var/lib/plinth"
+    nm.spawn("plinth", "setpriv", "--reuid=plinth", "--regid=plinth", "--init-groups",
+             "/usr/bin/python3", "/usr/bin/plinth", env=env)
+
+    def answers():
+        try:
+            with urllib.request.urlopen(BASE + "/", timeout=5):
+                return True
+        except OSError:
+            return False
+    nm.wait_for("FreedomBox's web service", answers, timeout=120)
+
+
+def browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                "--window-size=1280,1400", "--lang=en-US"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.implicitly_wait(0)
+    return driver
+
+
+NM = NmNetns(managed=("veth0",))
+TOP = tempfile.mkdtemp(prefix="mg-plinth-")
+private_system(TOP)
+NM.start()
+macguise_dirs(NM)
+NM.start_macguised(MACGUISED)
+NM.add_ethernet("wan")
+NM.nmcli("connection", "add", "type", "wifi", "con-name", "cafe", "ssid", "Cafe",
+         "ifname", "*")
+NM.nmcli("connection", "add", "type", "wifi", "con-name", "hotspot", "ssid", "FreedomBox",
+         "ifname", "*", "802-11-wireless.mode", "ap", "ipv4.method", "shared")
+NM.wait_cloned("wan")
+NM.wait_cloned("cafe", setting="802-11-wireless")
+NM.wait_cloned("hotspot", setting="802-11-wireless")
+NM.nmcli("connection", "up", "wan")
+install_freedombox(freedombox_deb())
+start_plinth(NM)
+os.makedirs(SHOTS, exist_ok=True)
+DRIVER = browser()
+
+
+def cli_json(*args):
+    p = NM.run(CLI, *args, "--json", ns=NM.ns)
+    return json.loads(p.stdout)
+
+
+def wait_page(predicate, what, timeout=60):
+    NM.wait_for(what, lambda: predicate(DRIVER), timeout=timeout)
+
+
+def shot(name):
+    DRIVER.save_screenshot(os.path.join(SHOTS, name + ".png"))
+
+
+def find(css):
+    from selenium.webdriver.common.by import By
+    return DRIVER.find_element(By.CSS_SELECTOR, css)
+
+
+def finds(css):
+    from selenium.webdriver.common.by import By
+    return DRIVER.find_elements(By.CSS_SELECTOR, css)
+
+
+def submit(element):
+    """Click a button (or submit a form) and wait for the page it leads to:
+    the old page gone, an alert on the new one; the alert's text and
+    whether it is an error."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    old_page = find("html")
+    if element.tag_name == "form":
+        element.submit()
+    else:
+        element.click()
+
+    def replaced(_driver):
+        try:
+            old_page.tag_name
+            return False
+        except StaleElementReferenceException:
+            return True
+    wait_page(replaced, "the next page")
+    wait_page(lambda d: finds(".alert-success") or finds(".alert-danger"), "its message")
+    errors = finds(".alert-danger")
+    return (errors or finds(".alert-success"))[0].text, bool(errors)
+
+
+def page_test(fn):
+    """A browser test: on failure, the page as the browser had it is kept
+    beside the screenshots (failed-NAME.png and .html)."""
+    def run():
+        try:
+            fn()
+        except Exception:
+            shot("failed-" + fn.__name__)
+            with open(os.path.join(SHOTS, f"failed-{fn.__name__}.html"), "w") as f:
+                f.write(DRIVER.page_source)
+            for line in NM.log_tail("plinth", 40).splitlines():
+                print("# plinth: " + line)
+            raise
+    run.__name__ = fn.__name__
+    return mgtap.test(run)
+
+
+@page_test
+def an_administrator_logs_in_to_freedombox():
+    DRIVER.get(BASE + "/accounts/login/?next=/plinth/sys/macguise/")
+    find("#id_username").send_keys(USER)
+    find("#id_password").send_keys(PASSWORD)
+    find("#id_password").submit()
+    wait_page(lambda d: d.current_url.endswith("/plinth/sys/macguise/"), "the login to finish")
+
+
+@page_test
+def the_system_page_lists_every_connection_with_its_address():
+    DRIVER.get(BASE + "/sys/macguise/")
+    wait_page(lambda d: finds("#macguise-connections tbody tr[data-uuid]"), "the table")
+    shot("macguise-connections")
+    rows = {row.get_attribute("data-uuid"): row.text
+            for row in finds("#macguise-connections tbody tr[data-uuid]")}
+    for name, setting in (("wan", "802-3-ethernet"), ("cafe", "802-11-wireless")):
+        uuid = NM.uuid_of(name)
+        assert uuid in rows, f"{name} not listed: {rows}"
+        assert NM.cloned(name, setting).lower() in rows[uuid], (name, rows[uuid])
+    status = cli_json("status", "wan")["profiles"][0]
+    assert status["vendor"] in rows[NM.uuid_of("wan")], rows
+
+
+@page_test
+def keeping_the_wan_address_is_saved_into_the_profile():
+    from selenium.webdriver.support.ui import Select
+    DRIVER.get(BASE + f"/sys/macguise/profile/{NM.uuid_of('wan')}/")
+    Select(find("#id_rotate")).select_by_value("never")
+    message, failed = submit(find("#macguise-settings"))
+    assert not failed, message
+    settings = cli_json("policy", "wan")["settings"]
+    assert settings["rotate"] == {"value": "never", "source": "profile"}, settings
+    assert settings["mode"]["source"] == "default", settings
+    shot("macguise-profile")
+
+
+@page_test
+def rotate_now_gives_the_live_link_a_new_address():
+    before = NM.cloned("wan")
+    assert NM.link_mac() == before.lower()
+    DRIVER.get(BASE + f"/sys/macguise/profile/{NM.uuid_of('wan')}/")
+    message, failed = submit(find("#macguise-rotate"))
+    assert not failed, message
+    after = NM.cloned("wan")
+    assert after != before
+    NM.wait_for("the link to carry the new address", lambda: NM.link_mac() == after.lower())
+    assert after.lower() in find("#macguise-profile").text
+    shot("macguise-rotated")
+
+
+@page_test
+def a_refused_setting_is_shown_as_freedombox_shows_errors():
+    DRIVER.get(BASE + f"/sys/macguise/profile/{NM.uuid_of('hotspot')}/")
+    find("#id_quiet_hours").send_keys("25:00-26:00")
+    message, failed = submit(find("#macguise-settings"))
+    assert failed and "25:00-26:00" in message, message
+    assert cli_json("policy", "hotspot")["settings"]["quiet-hours"]["source"] == "default"
+
+
+@page_test
+def ticking_makers_draws_the_next_address_from_them():
+    DRIVER.get(BASE + f"/sys/macguise/profile/{NM.uuid_of('cafe')}/")
+    labels = [e.text for e in finds("#id_vendors label")]
+    assert labels[0].startswith("Intel ("), labels  # the most common Wi-Fi maker first
+    for vendor in ("intel", "azurewave"):
+        find(f"input[name=vendors][value={vendor}]").click()
+    message, failed = submit(find("#macguise-settings"))
+    assert not failed, message
+    vendors = cli_json("policy", "cafe")["settings"]["vendors"]
+    assert vendors["source"] == "profile" and set(vendors["value"].split(",")) == \
+        {"intel", "azurewave"}, vendors
+    for _ in range(3):
+        before = NM.cloned("cafe", "802-11-wireless")
+        message, failed = submit(find("#macguise-rotate"))
+        assert not failed, message
+        assert NM.cloned("cafe", "802-11-wireless") != before
+        assert cli_json("status", "cafe")["profiles"][0]["vendor_id"] in ("intel", "azurewave")
+
+
+def diagnostics_rows():
+    """FreedomBox's diagnostics for the app, run from the app's menu as an
+    owner would: {test: result}."""
+    DRIVER.get(BASE + "/sys/macguise/")
+    find("section.toolbar .dropdown-toggle").click()
+    button = find("form.form-diagnostics-button input[type=submit]")
+    wait_page(lambda d: button.is_displayed(), "the app's menu to open")
+    button.click()
+    wait_page(lambda d: finds("table.diagnostics-results tbody tr"), "the diagnostics")
+    rows = {}
+    for row in finds("table.diagnostics-results tbody tr"):
+        cells = row.find_elements("css selector", "td")
+        rows[cells[0].text] = cells[1].text
+    return rows
+
+
+@page_test
+def freedombox_diagnostics_report_what_links_each_connection():
+    rows = diagnostics_rows()
+    shot("macguise-diagnostics")
+    assert rows.get("macguised is running") == "passed", rows
+    findings = [f for f in cli_json("audit", "cafe")["profiles"][0]["findings"]
+                if not f["advice"]]
+    assert findings, "the test's Wi-Fi profile should start with findings"
+    assert rows.get(f"Connection cafe: {len(findings)} settings link it across addresses") \
+        == "warning", rows
+    assert rows.get("Connection wan: nothing links it across addresses") == "passed", rows
+
+
+@page_test
+def apply_fixes_hardens_the_connection():
+    DRIVER.get(BASE + f"/sys/macguise/profile/{NM.uuid_of('cafe')}/")
+    assert finds("#macguise-findings li")
+    message, failed = submit(find("#macguise-harden"))
+    assert not failed, message
+    left = [f for f in cli_json("audit", "cafe")["profiles"][0]["findings"] if not f["advice"]]
+    assert left == [], left
+    assert NM.nmcli("-g", "ipv4.dhcp-send-hostname", "connection", "show",
+                    "cafe").stdout.strip() == "no"
+    assert not finds("#macguise-findings li")
+    assert diagnostics_rows().get("Connection cafe: nothing links it across addresses") \
+        == "passed"
+
+
+@page_test
+def the_defaults_form_writes_macguise_conf():
+    from selenium.webdriver.support.ui import Select
+    DRIVER.get(BASE + "/sys/macguise/")
+    assert cli_json("defaults")["classes"]["wifi"]["rotate"] == "daily"
+    Select(find("#id_wifi_rotate")).select_by_value("activation")
+    message, failed = submit(find("#app-form"))
+    assert not failed, message
+    classes = cli_json("defaults")["classes"]
+    assert classes["wifi"]["rotate"] == "activation", classes
+    assert classes["ethernet"]["rotate"] == "weekly", classes
+    # The Wi-Fi profile without its own setting follows the default.
+    assert cli_json("policy", "cafe")["settings"]["rotate"] == \
+        {"value": "activation", "source": "default"}
+
+
+try:
+    mgtap.run()
+finally:
+    DRIVER.quit()
+    NM.stop()
