@@ -167,17 +167,15 @@ mg_cli_lock_profiles(GError **error)
 	return TRUE;
 }
 
-gboolean
+int
 mg_cli_open(const char *command, char **names, NMClient **client, GPtrArray **profiles)
 {
 	g_autoptr(GError) error = NULL;
 
 	if (mg_cli_catalogue(&error) == NULL || (*client = mg_cli_nm_client(&error)) == NULL ||
-	    (*profiles = mg_cli_profiles(*client, names, &error)) == NULL) {
-		mg_cli_failure(command, error);
-		return FALSE;
-	}
-	return TRUE;
+	    (*profiles = mg_cli_profiles(*client, names, &error)) == NULL)
+		return mg_cli_failure(command, error);
+	return MG_EXIT_OK;
 }
 
 gboolean

@@ -28,9 +28,9 @@ NMRemoteConnection *mg_cli_find_profile(NMClient *client, const char *name, GErr
 /* Every Ethernet and Wi-Fi profile, sorted by id, or those named. */
 GPtrArray *mg_cli_profiles(NMClient *client, char **names, GError **error);
 /* What status, audit, harden and rotate start with: the catalogue,
- * NetworkManager and the profiles named (all when none). A failure is
- * printed, and FALSE returned. */
-gboolean mg_cli_open(const char *command, char **names, NMClient **client, GPtrArray **profiles);
+ * NetworkManager and the profiles named (all when none). MG_EXIT_OK, or a
+ * failure printed and its exit status (mg_cli_failure). */
+int mg_cli_open(const char *command, char **names, NMClient **client, GPtrArray **profiles);
 gboolean mg_cli_profile_is_active(NMClient *client, NMConnection *connection);
 /* Writes @changed over @rc (to disk where it is kept there), waiting for
  * NetworkManager's answer: its authorization applies. */

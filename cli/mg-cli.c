@@ -54,13 +54,23 @@ mg_cli_usage_error(const char *command, const char *format, ...)
 	return MG_EXIT_USAGE;
 }
 
+static int
+mg_cli_exit_status(const GError *error)
+{
+	if (g_error_matches(error, MG_ERROR, MG_ERROR_NM_NOT_RUNNING))
+		return MG_EXIT_NM_NOT_RUNNING;
+	if (g_error_matches(error, MG_ERROR, MG_ERROR_NOT_FOUND))
+		return MG_EXIT_NOT_FOUND;
+	return MG_EXIT_FAILURE;
+}
+
 int
 mg_cli_failure(const char *command, const GError *error)
 {
 	g_printerr("macguise %s: %s\n", command, error->message);
 	if (mg_cli_json_errors)
 		mg_cli_print_json_error(command, mg_error_id(error), error->message);
-	return MG_EXIT_FAILURE;
+	return mg_cli_exit_status(error);
 }
 
 gboolean

@@ -8,11 +8,15 @@
 
 G_BEGIN_DECLS
 
-/* Exit codes, documented in macguise(1). */
+/* Exit codes, documented in macguise(1); 8 and 10 are nmcli's, so that a
+ * script can tell "NetworkManager is not running" and "no such profile"
+ * from other failures the way it does with nmcli. */
 enum {
 	MG_EXIT_OK = 0,
 	MG_EXIT_FAILURE = 1,
 	MG_EXIT_USAGE = 2,
+	MG_EXIT_NM_NOT_RUNNING = 8,
+	MG_EXIT_NOT_FOUND = 10,
 };
 
 typedef int (*MgCliCommandFunc)(int argc, char **argv);

@@ -263,6 +263,7 @@ mg_cmd_audit(int argc, char **argv)
 	g_autoptr(GPtrArray) global_findings = NULL;
 	gboolean any_wifi = FALSE;
 	MgCliState st;
+	int status;
 
 	if (!mg_cli_parse_options(
 		"audit",
@@ -273,8 +274,9 @@ mg_cmd_audit(int argc, char **argv)
 		&argc,
 		&argv))
 		return MG_EXIT_USAGE;
-	if (!mg_cli_open("audit", argv + 1, &client, &profiles))
-		return MG_EXIT_FAILURE;
+	status = mg_cli_open("audit", argv + 1, &client, &profiles);
+	if (status != MG_EXIT_OK)
+		return status;
 	mg_cli_state_load(&st);
 
 	for (guint i = 0; i < profiles->len; i++) {

@@ -210,8 +210,9 @@ mg_cmd_harden(int argc, char **argv)
 		return mg_cli_usage_error("harden", _("name profiles or say --all, not both"));
 	if (!dry_run && !mg_cli_lock_profiles(&error))
 		return mg_cli_failure("harden", error);
-	if (!mg_cli_open("harden", all ? NULL : argv + 1, &client, &profiles))
-		return MG_EXIT_FAILURE;
+	status = mg_cli_open("harden", all ? NULL : argv + 1, &client, &profiles);
+	if (status != MG_EXIT_OK)
+		return status;
 	mg_cli_state_load(&st);
 	for (guint i = 0; i < profiles->len; i++) {
 		if (!mg_harden_profile(&st, g_ptr_array_index(profiles, i), dry_run, json, list))

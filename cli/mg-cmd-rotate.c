@@ -204,6 +204,7 @@ mg_cmd_rotate(int argc, char **argv)
 	g_autoptr(GPtrArray) profiles = NULL;
 	g_autoptr(GPtrArray) items =
 	    g_ptr_array_new_with_free_func((GDestroyNotify)mg_rotate_item_free);
+	int status;
 
 	if (!mg_cli_parse_options("rotate",
 				  _("[PROFILE…|--all]"),
@@ -214,8 +215,9 @@ mg_cmd_rotate(int argc, char **argv)
 		return MG_EXIT_USAGE;
 	if (all == (argc > 1))
 		return mg_cli_usage_error("rotate", _("name profiles or say --all, not both"));
-	if (!mg_cli_open("rotate", all ? NULL : argv + 1, &client, &profiles))
-		return MG_EXIT_FAILURE;
+	status = mg_cli_open("rotate", all ? NULL : argv + 1, &client, &profiles);
+	if (status != MG_EXIT_OK)
+		return status;
 	for (guint i = 0; i < (all ? 1 : profiles->len); i++) {
 		NMConnection *c = all ? NULL : g_ptr_array_index(profiles, i);
 		if (!mg_rotate_ask(

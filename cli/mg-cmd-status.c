@@ -384,6 +384,7 @@ mg_cmd_status(int argc, char **argv)
 	g_autoptr(JsonObject) root = json_object_new();
 	JsonArray *list = json_array_new();
 	MgCliState st;
+	int status;
 
 	if (!mg_cli_parse_options(
 		"status",
@@ -393,8 +394,9 @@ mg_cmd_status(int argc, char **argv)
 		&argc,
 		&argv))
 		return MG_EXIT_USAGE;
-	if (!mg_cli_open("status", argv + 1, &client, &profiles))
-		return MG_EXIT_FAILURE;
+	status = mg_cli_open("status", argv + 1, &client, &profiles);
+	if (status != MG_EXIT_OK)
+		return status;
 
 	mg_cli_state_load(&st);
 	for (guint i = 0; i < profiles->len; i++)

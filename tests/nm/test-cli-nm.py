@@ -90,7 +90,8 @@ def status_in_both_forms():
         assert key in e1 and e1[key] is None, (key, e1.get(key))
     assert e1["address"] == mac and e1["type"] == "ethernet" and e1["generation"] == 1
     assert e1["next_rotation"]["when"] == "at" and e1["next_rotation"]["at"].endswith("Z")
-    assert cli("status", "no-such").returncode == 1
+    # nmcli's "does not exist" status, so scripts can tell it apart
+    assert cli("status", "no-such").returncode == 10
 
 
 @mgtap.test
@@ -123,7 +124,7 @@ def bad_keys_and_values_are_one_error_line_and_nothing_is_written():
         assert p.stdout == ""
     assert keyfile("e1") == before
     p = cli("policy", "nope", "mode=off")
-    assert p.returncode == 1 and "no profile 'nope'" in p.stderr, p.stderr
+    assert p.returncode == 10 and "no profile 'nope'" in p.stderr, p.stderr
 
 
 @mgtap.test
@@ -204,7 +205,11 @@ def rotate_with_and_without_now():
     p = cli("rotate", "e1", "--json", user=65534)
     assert p.returncode == 1 and json.loads(p.stdout)["error"]["id"] == "permission-denied", (p.stdout, p.stderr)
     p = cli("policy", "no-such-profile", "--json")
-    assert p.returncode == 1 and json.loads(p.stdout)["error"]["id"] == "not-found", p.stdout
+    assert p.returncode == 10 and json.loads(p.stdout)["error"]["id"] == "not-found", p.stdout
+    for command in ("rotate", "harden", "audit"):
+        p = cli(command, "no-such-profile", "--json")
+        assert p.returncode == 10 and json.loads(p.stdout)["error"]["id"] == "not-found", \
+            (command, p.stdout)
 
 
 LEAKS = {"ipv6-eui64", "ipv6-no-temporary", "stable-id-kept", "dhcp-client-id-permanent",
@@ -485,12 +490,13 @@ def audit_leaves_networkmanagers_choices_and_names_what_else_names_the_machine()
 @mgtap.test
 def without_networkmanager_a_clear_error():
     NM.end("nm")
+    # 8: nmcli's "NetworkManager is not running"
     p = cli("status")
-    assert p.returncode == 1 and "NetworkManager is not running" in p.stderr, p.stderr
+    assert p.returncode == 8 and "NetworkManager is not running" in p.stderr, p.stderr
     p = cli("policy", "e1", "mode=off")
-    assert p.returncode == 1 and "NetworkManager is not running" in p.stderr, p.stderr
+    assert p.returncode == 8 and "NetworkManager is not running" in p.stderr, p.stderr
     p = cli("status", "--json")
-    assert p.returncode == 1 and json.loads(p.stdout)["error"]["id"] == "networkmanager-not-running", p.stdout
+    assert p.returncode == 8 and json.loads(p.stdout)["error"]["id"] == "networkmanager-not-running", p.stdout
 
 
 try:
