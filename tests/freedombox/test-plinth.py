@@ -77,10 +77,15 @@ def private_system(top):
 
 def install_freedombox(deb):
     sh("dpkg-deb", "-x", deb, "/")
+    # FreedomBox's own list of apps: /etc/plinth/modules-enabled (23.6) or
+    # /usr/share/freedombox/modules-enabled (25); 25 still reads the first,
+    # where the app's package puts its entry.
+    for packaged in ("/etc/plinth/modules-enabled", "/usr/share/freedombox/modules-enabled"):
+        for name in os.listdir(packaged) if os.path.isdir(packaged) else ():
+            if name not in PLINTH_MODULES:
+                os.unlink(os.path.join(packaged, name))
     enabled = "/etc/plinth/modules-enabled"
-    for name in os.listdir(enabled):
-        if name not in PLINTH_MODULES:
-            os.unlink(os.path.join(enabled, name))
+    os.makedirs(enabled, exist_ok=True)
     if APP.endswith(".deb"):
         sh("dpkg-deb", "-x", APP, "/")
     else:  # where packaging/debian/freedombox-macguise.install puts it
@@ -335,6 +340,17 @@ def freedombox_diagnostics_report_what_links_each_connection():
     assert rows.get("Connection wan: nothing links it across addresses") == "passed", rows
 
 
+def sends_host_name(name):
+    """NetworkManager's own answer: the setting in effect (1.52's
+    dhcp-send-hostname-v2 where it is set, else dhcp-send-hostname)."""
+    false = ("no", "0", "false")
+    v2 = NM.nmcli("-g", "ipv4.dhcp-send-hostname-v2", "connection", "show", name, check=False)
+    if v2.returncode == 0 and v2.stdout.strip() not in ("", "-1", "default"):
+        return v2.stdout.strip() not in false
+    v1 = NM.nmcli("-g", "ipv4.dhcp-send-hostname", "connection", "show", name).stdout.strip()
+    return v1 not in false
+
+
 @page_test
 def apply_fixes_hardens_the_connection():
     DRIVER.get(BASE + f"/sys/macguise/profile/{NM.uuid_of('cafe')}/")
@@ -343,8 +359,7 @@ def apply_fixes_hardens_the_connection():
     assert not failed, message
     left = [f for f in cli_json("audit", "cafe")["profiles"][0]["findings"] if not f["advice"]]
     assert left == [], left
-    assert NM.nmcli("-g", "ipv4.dhcp-send-hostname", "connection", "show",
-                    "cafe").stdout.strip() == "no"
+    assert not sends_host_name("cafe")
     assert not finds("#macguise-findings li")
     assert diagnostics_rows().get("Connection cafe: nothing links it across addresses") \
         == "passed"
