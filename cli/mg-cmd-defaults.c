@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* macguise defaults: show or set what every profile of a class inherits
- * (macguise.conf's [wifi], [ethernet] and [ap]), without editing the file
- * by hand; macguised is told to read it again. */
+/* macguise defaults: show or set what every profile of a kind inherits
+ * (macguise.conf's [wifi], [ethernet], [ethernet-shared] and [ap]), without
+ * editing the file by hand; macguised is told to read it again. */
 #define G_LOG_DOMAIN "macguise"
 
 #include "config.h"
@@ -16,22 +16,16 @@
 #include "mg-config.h"
 #include "mg-error.h"
 
-static const MgDeviceClass mg_default_classes[] = {
-	MG_DEVICE_CLASS_WIFI,
-	MG_DEVICE_CLASS_ETHERNET,
-	MG_DEVICE_CLASS_AP,
-};
-
 static JsonObject *
-mg_defaults_json(const MgConfig *config, MgDeviceClass device_class)
+mg_defaults_json(const MgConfig *config, MgConfigSection section)
 {
-	const MgPolicy *policy = mg_config_policy_for(config, device_class);
+	const MgPolicy *policy = mg_config_policy_of(config, section);
 	const char *const *names = mg_policy_names();
 	JsonObject *o = json_object_new();
 
 	for (guint i = 0; names[i] != NULL; i++) {
 		g_autofree char *value = NULL;
-		if (g_str_equal(names[i], "quiet-hours") && device_class != MG_DEVICE_CLASS_AP)
+		if (g_str_equal(names[i], "quiet-hours") && section != MG_CONFIG_SECTION_AP)
 			continue;
 		value = mg_policy_get(policy, names[i]);
 		json_object_set_string_member(o, names[i], value);
@@ -39,8 +33,27 @@ mg_defaults_json(const MgConfig *config, MgDeviceClass device_class)
 	return o;
 }
 
+/* The packaged files under the administrator's, as JSON and, for people,
+ * one line. */
+static JsonArray *
+mg_defaults_packaged(gboolean json)
+{
+	g_autoptr(GPtrArray) files = mg_config_packaged_files();
+	JsonArray *list = json_array_new();
+
+	for (guint i = 0; i < files->len; i++) {
+		json_array_add_string_element(list, g_ptr_array_index(files, i));
+		if (!json)
+			/* TRANSLATORS: %s is a file such as
+			 * /usr/lib/macguise/conf.d/50-freedombox.conf */
+			g_print(_("# packaged defaults, under macguise.conf: %s\n"),
+				(const char *)g_ptr_array_index(files, i));
+	}
+	return list;
+}
+
 static int
-mg_defaults_show(const char *path, MgDeviceClass only, gboolean json)
+mg_defaults_show(const char *path, gboolean all, MgConfigSection only, gboolean json)
 {
 	g_autoptr(GError) error = NULL;
 	g_autoptr(JsonObject) root = json_object_new();
@@ -51,24 +64,25 @@ mg_defaults_show(const char *path, MgDeviceClass only, gboolean json)
 	if (!mg_config_load_file(&config, path, &error))
 		return mg_cli_failure("defaults", error);
 	json_object_set_string_member(root, "path", path);
+	json_object_set_array_member(root, "packaged", mg_defaults_packaged(json));
 	json_object_set_object_member(root, "classes", classes);
-	for (guint i = 0; i < G_N_ELEMENTS(mg_default_classes); i++) {
-		MgDeviceClass c = mg_default_classes[i];
+	for (guint i = 0; i < MG_CONFIG_SECTION_COUNT; i++) {
+		MgConfigSection c = (MgConfigSection)i;
 		JsonObject *o;
 		GList *members;
-		if (only != MG_DEVICE_CLASS_NONE && c != only)
+		if (!all && c != only)
 			continue;
 		o = mg_defaults_json(&config, c);
 		if (!json) {
 			members = json_object_get_members(o);
-			g_print("[%s]\n", mg_config_section(c));
+			g_print("[%s]\n", mg_config_section_name(c));
 			for (GList *m = members; m != NULL; m = m->next)
 				g_print("  %-12s %s\n",
 					(const char *)m->data,
 					json_object_get_string_member(o, m->data));
 			g_list_free(members);
 		}
-		json_object_set_object_member(classes, mg_config_section(c), o);
+		json_object_set_object_member(classes, mg_config_section_name(c), o);
 	}
 	if (json) {
 		g_autoptr(JsonNode) node = json_node_new(JSON_NODE_OBJECT);
@@ -80,11 +94,8 @@ mg_defaults_show(const char *path, MgDeviceClass only, gboolean json)
 
 /* The file with every assignment made, or NULL with @error. */
 static char *
-mg_defaults_edit(const char *path,
-		 MgDeviceClass device_class,
-		 GPtrArray *keys,
-		 GPtrArray *values,
-		 GError **error)
+mg_defaults_edit(
+    const char *path, MgConfigSection section, GPtrArray *keys, GPtrArray *values, GError **error)
 {
 	g_autofree char *text = NULL;
 	g_autoptr(GError) local = NULL;
@@ -95,11 +106,8 @@ mg_defaults_edit(const char *path,
 		return NULL;
 	}
 	for (guint i = 0; i < keys->len; i++) {
-		char *edited = mg_config_edit_default(text,
-						      device_class,
-						      g_ptr_array_index(keys, i),
-						      g_ptr_array_index(values, i),
-						      error);
+		char *edited = mg_config_edit_default(
+		    text, section, g_ptr_array_index(keys, i), g_ptr_array_index(values, i), error);
 		if (edited == NULL) {
 			g_prefix_error(error, "%s: ", path);
 			return NULL;
@@ -168,34 +176,35 @@ mg_cmd_defaults(int argc, char **argv)
 	g_autoptr(GPtrArray) values = g_ptr_array_new_with_free_func(g_free);
 	g_autofree char *path = mg_config_default_path();
 	g_autofree char *text = NULL;
-	MgDeviceClass device_class = MG_DEVICE_CLASS_NONE;
+	MgConfigSection section = MG_CONFIG_SECTION_WIFI;
 
 	if (!mg_cli_parse_options(
 		"defaults",
-		_("[CLASS [KEY=VALUE…]]"),
-		_("Show or set the defaults every profile of a class inherits (wifi, ethernet "
-		  "or ap), kept in macguise.conf; a profile's own settings (macguise policy) "
-		  "override them. KEY is mode, rotate, class, vendors, harden or quiet-hours "
-		  "(ap only); KEY= returns it to the built-in default."),
+		_("[KIND [KEY=VALUE…]]"),
+		_("Show or set the defaults every profile of a kind inherits (wifi, ethernet, "
+		  "ethernet-shared for Ethernet profiles that share their connection, or ap), "
+		  "kept in macguise.conf; a profile's own settings (macguise policy) override "
+		  "them. KEY is mode, rotate, class, vendors, harden or quiet-hours (ap only); "
+		  "KEY= returns it to the packaged or built-in default."),
 		entries,
 		&argc,
 		&argv))
 		return MG_EXIT_USAGE;
-	if (argc > 1 && !mg_device_class_parse(argv[1], &device_class, &error))
+	if (argc > 1 && !mg_config_section_parse(argv[1], &section, &error))
 		return mg_cli_usage_error("defaults", "%s", error->message);
 	if (argc <= 2)
-		return mg_defaults_show(path, device_class, json);
+		return mg_defaults_show(path, argc <= 1, section, json);
 	if (mg_cli_catalogue(&error) == NULL)
 		return mg_cli_failure("defaults", error);
 	if (!mg_cli_parse_assignments("defaults", argv + 2, "", keys, values))
 		return MG_EXIT_USAGE;
-	if (device_class != MG_DEVICE_CLASS_AP &&
+	if (section != MG_CONFIG_SECTION_AP &&
 	    g_ptr_array_find_with_equal_func(keys, "quiet-hours", g_str_equal, NULL))
 		return mg_cli_usage_error("defaults",
 					  _("quiet-hours applies to access points (ap) only"));
-	text = mg_defaults_edit(path, device_class, keys, values, &error);
+	text = mg_defaults_edit(path, section, keys, values, &error);
 	if (text == NULL || !mg_defaults_write(path, text, &error))
 		return mg_cli_failure("defaults", error);
 	mg_defaults_reload();
-	return mg_defaults_show(path, device_class, json);
+	return mg_defaults_show(path, FALSE, section, json);
 }

@@ -134,6 +134,9 @@ mg_status_profile_json(MgCliState *st, NMClient *client, NMRemoteConnection *rc)
 	json_object_set_string_member(o, "id", nm_connection_get_id(c));
 	json_object_set_string_member(o, "uuid", uuid);
 	json_object_set_string_member(o, "type", mg_device_class_to_string(device_class));
+	/* which defaults of macguise.conf it takes: its type, or ethernet-shared */
+	json_object_set_string_member(
+	    o, "kind", mg_config_section_name(mg_profile_section(c, device_class)));
 	mg_set_string_or_null(o, "filename", nm_remote_connection_get_filename(rc));
 	json_object_set_boolean_member(o, "active", mg_cli_profile_is_active(client, c));
 	json_object_set_boolean_member(o, "managed", managed);

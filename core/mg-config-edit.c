@@ -8,16 +8,6 @@
 #include "mg-config.h"
 #include "mg-error.h"
 
-const char *
-mg_config_section(MgDeviceClass device_class)
-{
-	if (device_class == MG_DEVICE_CLASS_WIFI)
-		return "wifi";
-	if (device_class == MG_DEVICE_CLASS_AP)
-		return "ap";
-	return "ethernet";
-}
-
 /* Whether macguised would load @text. */
 static gboolean
 mg_config_check(const char *text, gsize len, GError **error)
@@ -29,14 +19,11 @@ mg_config_check(const char *text, gsize len, GError **error)
 }
 
 char *
-mg_config_edit_default(const char *text,
-		       MgDeviceClass device_class,
-		       const char *key,
-		       const char *value,
-		       GError **error)
+mg_config_edit_default(
+    const char *text, MgConfigSection section, const char *key, const char *value, GError **error)
 {
 	g_autoptr(GKeyFile) kf = g_key_file_new();
-	const char *section = mg_config_section(device_class);
+	const char *group = mg_config_section_name(section);
 	g_autofree char *out = NULL;
 	gsize len = 0;
 
@@ -53,9 +40,9 @@ mg_config_edit_default(const char *text,
 			return NULL;
 	}
 	if (value != NULL)
-		g_key_file_set_value(kf, section, key, value);
-	else if (g_key_file_has_group(kf, section))
-		g_key_file_remove_key(kf, section, key, NULL);
+		g_key_file_set_value(kf, group, key, value);
+	else if (g_key_file_has_group(kf, group))
+		g_key_file_remove_key(kf, group, key, NULL);
 	out = g_key_file_to_data(kf, &len, NULL);
 	/* An unknown key or a bad value: the loader's own error, naming it. */
 	if (!mg_config_check(out, len, error))

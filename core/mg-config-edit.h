@@ -3,26 +3,20 @@
 
 #include <glib.h>
 
-#include "mg-catalogue.h"
+#include "mg-config.h"
 
 G_BEGIN_DECLS
 
 /* Changing the per-class defaults of macguise.conf without editing it by
  * hand (`macguise defaults`): pure, from the file's text to the new text. */
 
-/* The section of @device_class's defaults: "wifi", "ethernet" or "ap". */
-const char *mg_config_section(MgDeviceClass device_class);
-
 /* @text (the file as it is; NULL or "" for none) with @key set to @value in
- * @device_class's section, or removed when @value is NULL (back to the
+ * @section, or removed when @value is NULL (back to the packaged or
  * built-in default). Comments and every other line stay. The result is
  * checked as macguised would load it: an unknown key or a bad value, or a
  * file that was unusable before, is an error (MG_ERROR_CONFIG) and nothing
  * is returned. */
-char *mg_config_edit_default(const char *text,
-			     MgDeviceClass device_class,
-			     const char *key,
-			     const char *value,
-			     GError **error);
+char *mg_config_edit_default(
+    const char *text, MgConfigSection section, const char *key, const char *value, GError **error);
 
 G_END_DECLS

@@ -23,6 +23,8 @@ mg_config_init_default(MgConfig *config)
 	mg_policy_init_default(&config->ethernet);
 	config->ethernet.rotate = MG_ROTATE_INTERVAL;
 	config->ethernet.interval = 7 * 86400;
+	mg_policy_init_default(&config->ethernet_shared);
+	mg_policy_copy(&config->ethernet_shared, &config->ethernet);
 	/* A hotspot's BSSID is what location databases collect: daily, but a
 	 * due rotation waits until the hotspot is down (or its quiet hours). */
 	mg_policy_init_default(&config->ap);
@@ -44,6 +46,7 @@ mg_config_clear(MgConfig *config)
 {
 	mg_policy_clear(&config->wifi);
 	mg_policy_clear(&config->ethernet);
+	mg_policy_clear(&config->ethernet_shared);
 	mg_policy_clear(&config->ap);
 }
 
@@ -178,11 +181,120 @@ mg_config_load_policy(MgPolicy *policy, GKeyFile *kf, const char *group, GError 
 	return TRUE;
 }
 
+static const char *const mg_config_section_names[] = {
+	[MG_CONFIG_SECTION_WIFI] = "wifi",
+	[MG_CONFIG_SECTION_ETHERNET] = "ethernet",
+	[MG_CONFIG_SECTION_ETHERNET_SHARED] = "ethernet-shared",
+	[MG_CONFIG_SECTION_AP] = "ap",
+};
+G_STATIC_ASSERT(G_N_ELEMENTS(mg_config_section_names) == MG_CONFIG_SECTION_COUNT);
+
+const char *
+mg_config_section_name(MgConfigSection section)
+{
+	return mg_config_section_names[section];
+}
+
+gboolean
+mg_config_section_parse(const char *name, MgConfigSection *section, GError **error)
+{
+	for (guint i = 0; i < MG_CONFIG_SECTION_COUNT; i++) {
+		if (g_strcmp0(name, mg_config_section_names[i]) == 0) {
+			*section = (MgConfigSection)i;
+			return TRUE;
+		}
+	}
+	g_set_error(error,
+		    MG_ERROR,
+		    MG_ERROR_CONFIG,
+		    _("'%s' is not a kind of profile; the kinds are wifi, ethernet, "
+		      "ethernet-shared and ap"),
+		    name);
+	return FALSE;
+}
+
+MgConfigSection
+mg_config_section_for(MgDeviceClass device_class, gboolean shares_connection)
+{
+	if (device_class == MG_DEVICE_CLASS_WIFI)
+		return MG_CONFIG_SECTION_WIFI;
+	if (device_class == MG_DEVICE_CLASS_AP)
+		return MG_CONFIG_SECTION_AP;
+	return shares_connection ? MG_CONFIG_SECTION_ETHERNET_SHARED : MG_CONFIG_SECTION_ETHERNET;
+}
+
+static MgPolicy *
+mg_config_slot(MgConfig *config, MgConfigSection section)
+{
+	switch (section) {
+	case MG_CONFIG_SECTION_WIFI:
+		return &config->wifi;
+	case MG_CONFIG_SECTION_AP:
+		return &config->ap;
+	case MG_CONFIG_SECTION_ETHERNET_SHARED:
+		return &config->ethernet_shared;
+	case MG_CONFIG_SECTION_ETHERNET:
+	case MG_CONFIG_SECTION_COUNT:
+	default:
+		return &config->ethernet;
+	}
+}
+
+const MgPolicy *
+mg_config_policy_of(const MgConfig *config, MgConfigSection section)
+{
+	/* the one accessor for both; nothing is written through it here */
+	return mg_config_slot((MgConfig *)config, section);
+}
+
+const MgPolicy *
+mg_config_policy_for(const MgConfig *config, MgDeviceClass device_class)
+{
+	return mg_config_policy_of(config, mg_config_section_for(device_class, FALSE));
+}
+
+static gboolean
+mg_config_unknown_section(const char *group, GError **error)
+{
+	g_set_error(error,
+		    MG_ERROR,
+		    MG_ERROR_CONFIG,
+		    _("[%s] is not a section; the sections are [global], [wifi], [ethernet], "
+		      "[ethernet-shared] and [ap]"),
+		    group);
+	return FALSE;
+}
+
+/* [ethernet-shared] is [ethernet] with its own keys on top, so it is read
+ * after every other section. */
+static gboolean
+mg_config_load_keyfile(MgConfig *loaded, GKeyFile *kf, GError **error)
+{
+	g_auto(GStrv) groups = g_key_file_get_groups(kf, NULL);
+
+	for (guint i = 0; groups[i] != NULL; i++) {
+		MgConfigSection section;
+		if (g_strcmp0(groups[i], "global") == 0) {
+			if (!mg_config_load_global(loaded, kf, error))
+				return FALSE;
+		} else if (!mg_config_section_parse(groups[i], &section, NULL)) {
+			return mg_config_unknown_section(groups[i], error);
+		} else if (section != MG_CONFIG_SECTION_ETHERNET_SHARED &&
+			   !mg_config_load_policy(
+			       mg_config_slot(loaded, section), kf, groups[i], error)) {
+			return FALSE;
+		}
+	}
+	mg_policy_clear(&loaded->ethernet_shared);
+	mg_policy_copy(&loaded->ethernet_shared, &loaded->ethernet);
+	return !g_key_file_has_group(kf, "ethernet-shared") ||
+	       mg_config_load_policy(&loaded->ethernet_shared, kf, "ethernet-shared", error);
+}
+
 gboolean
 mg_config_load_from_data(MgConfig *config, const char *text, gsize len, GError **error)
 {
 	g_autoptr(GKeyFile) kf = g_key_file_new();
-	g_auto(GStrv) groups = NULL;
 	MgConfig loaded;
 
 	if (!g_key_file_load_from_data(kf, text, len, G_KEY_FILE_NONE, error)) {
@@ -191,41 +303,48 @@ mg_config_load_from_data(MgConfig *config, const char *text, gsize len, GError *
 	}
 	/* Fill a copy so a bad file leaves the caller's configuration whole. */
 	mg_config_init_default(&loaded);
-	groups = g_key_file_get_groups(kf, NULL);
-	for (guint i = 0; groups[i] != NULL; i++) {
-		gboolean ok;
-		if (g_strcmp0(groups[i], "global") == 0)
-			ok = mg_config_load_global(&loaded, kf, error);
-		else if (g_strcmp0(groups[i], "wifi") == 0)
-			ok = mg_config_load_policy(&loaded.wifi, kf, "wifi", error);
-		else if (g_strcmp0(groups[i], "ethernet") == 0)
-			ok = mg_config_load_policy(&loaded.ethernet, kf, "ethernet", error);
-		else if (g_strcmp0(groups[i], "ap") == 0)
-			ok = mg_config_load_policy(&loaded.ap, kf, "ap", error);
-		else {
-			g_set_error(error,
-				    MG_ERROR,
-				    MG_ERROR_CONFIG,
-				    _("[%s] is not a section; the sections are [global], [wifi], "
-				      "[ethernet] and [ap]"),
-				    groups[i]);
-			ok = FALSE;
-		}
-		if (!ok) {
-			mg_config_clear(&loaded);
-			return FALSE;
-		}
+	if (!mg_config_load_keyfile(&loaded, kf, error)) {
+		mg_config_clear(&loaded);
+		return FALSE;
 	}
 	mg_config_clear(config);
 	*config = loaded;
 	return TRUE;
 }
 
-gboolean
-mg_config_load_file(MgConfig *config, const char *path, GError **error)
+static gint
+mg_config_path_compare(gconstpointer a, gconstpointer b)
+{
+	return g_strcmp0(*(char *const *)a, *(char *const *)b);
+}
+
+GPtrArray *
+mg_config_packaged_files(void)
+{
+	const char *override = g_getenv(MG_PACKAGED_CONF_ENV);
+	const char *dir_path = override != NULL ? override : MG_PACKAGED_CONF_DIR;
+	g_autoptr(GDir) dir = g_dir_open(dir_path, 0, NULL);
+	GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
+	const char *name;
+
+	while (dir != NULL && (name = g_dir_read_name(dir)) != NULL) {
+		if (g_str_has_suffix(name, ".conf") && name[0] != '.')
+			g_ptr_array_add(files, g_build_filename(dir_path, name, NULL));
+	}
+	g_ptr_array_sort(files, mg_config_path_compare);
+	return files;
+}
+
+/* @path's keys set into @merged, each file checked alone first so that an
+ * error names the file it is in. A missing file adds nothing. */
+static gboolean
+mg_config_merge_file(GKeyFile *merged, const char *path, GError **error)
 {
 	g_autofree char *text = NULL;
 	g_autoptr(GError) local = NULL;
+	g_autoptr(GKeyFile) kf = g_key_file_new();
+	g_auto(MgConfig) alone = { 0 };
+	g_auto(GStrv) groups = NULL;
 	gsize len = 0;
 
 	if (!g_file_get_contents(path, &text, &len, &local)) {
@@ -234,10 +353,43 @@ mg_config_load_file(MgConfig *config, const char *path, GError **error)
 		g_propagate_error(error, g_steal_pointer(&local));
 		return FALSE;
 	}
-	if (!mg_config_load_from_data(config, text, len, error)) {
+	mg_config_init_default(&alone);
+	if (!mg_config_load_from_data(&alone, text, len, error) ||
+	    !g_key_file_load_from_data(kf, text, len, G_KEY_FILE_NONE, error)) {
 		g_prefix_error(error, "%s: ", path);
 		return FALSE;
 	}
+	groups = g_key_file_get_groups(kf, NULL);
+	for (guint i = 0; groups[i] != NULL; i++) {
+		g_auto(GStrv) keys = g_key_file_get_keys(kf, groups[i], NULL, NULL);
+		for (guint k = 0; keys != NULL && keys[k] != NULL; k++) {
+			g_autofree char *value = g_key_file_get_value(kf, groups[i], keys[k], NULL);
+			g_key_file_set_value(merged, groups[i], keys[k], value);
+		}
+	}
+	return TRUE;
+}
+
+gboolean
+mg_config_load_file(MgConfig *config, const char *path, GError **error)
+{
+	g_autoptr(GPtrArray) files = mg_config_packaged_files();
+	g_autoptr(GKeyFile) merged = g_key_file_new();
+	MgConfig loaded;
+
+	g_ptr_array_add(files, g_strdup(path));
+	for (guint i = 0; i < files->len; i++) {
+		if (!mg_config_merge_file(merged, g_ptr_array_index(files, i), error))
+			return FALSE;
+	}
+	mg_config_init_default(&loaded);
+	if (!mg_config_load_keyfile(&loaded, merged, error)) {
+		/* every file loaded alone: only their combination can fail */
+		mg_config_clear(&loaded);
+		return FALSE;
+	}
+	mg_config_clear(config);
+	*config = loaded;
 	return TRUE;
 }
 
@@ -247,14 +399,4 @@ mg_config_default_path(void)
 	g_autofree char *dir =
 	    mg_systemd_directory("CONFIGURATION_DIRECTORY", MG_CONFIG_DEFAULT_DIR);
 	return g_build_filename(dir, MG_CONFIG_FILE_NAME, NULL);
-}
-
-const MgPolicy *
-mg_config_policy_for(const MgConfig *config, MgDeviceClass device_class)
-{
-	if (device_class == MG_DEVICE_CLASS_WIFI)
-		return &config->wifi;
-	if (device_class == MG_DEVICE_CLASS_AP)
-		return &config->ap;
-	return &config->ethernet;
 }

@@ -8,11 +8,24 @@
 
 G_BEGIN_DECLS
 
+/* The sections of macguise.conf that hold the defaults profiles inherit. */
+typedef enum {
+	MG_CONFIG_SECTION_WIFI,
+	MG_CONFIG_SECTION_ETHERNET,
+	/* Ethernet profiles that share their connection (ipv4.method=shared:
+	 * the machine is the router of that network, as a FreedomBox is of
+	 * its LAN); a key it lacks comes from [ethernet]. */
+	MG_CONFIG_SECTION_ETHERNET_SHARED,
+	MG_CONFIG_SECTION_AP,
+	MG_CONFIG_SECTION_COUNT,
+} MgConfigSection;
+
 /* macguise.conf: the defaults profiles inherit, per profile type, and the
  * service's global settings. */
 typedef struct {
 	MgPolicy wifi;
 	MgPolicy ethernet;
+	MgPolicy ethernet_shared;
 	MgPolicy ap;                 /* Wi-Fi profiles in access-point mode (hotspots) */
 	guint probe_window_ms;       /* the pre-up uniqueness check's window; 0: off */
 	MgProbeKinds probes;         /* which probes it makes; 0: off */
@@ -23,19 +36,34 @@ typedef struct {
 
 #define MG_CONFIG_FILE_NAME "macguise.conf"
 #define MG_CONFIG_DEFAULT_DIR "/etc/macguise"
+/* Defaults a package ships (freedombox-macguise-defaults): *.conf files in
+ * MG_PACKAGED_CONF_DIR, read in name order before the administrator's
+ * macguise.conf, which wins key by key. */
+#define MG_PACKAGED_CONF_ENV "MACGUISE_PACKAGED_CONF_DIR"
 
 void mg_config_init_default(MgConfig *config);
 void mg_config_clear(MgConfig *config);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(MgConfig, mg_config_clear)
 /* Strict: an unknown group or key, or a bad value, is an error naming it. */
 gboolean mg_config_load_from_data(MgConfig *config, const char *text, gsize len, GError **error);
-/* A missing file leaves the defaults; an unreadable or bad one is an error. */
+/* The packaged defaults, then @path (the administrator's file) over them.
+ * A missing file leaves the defaults; an unreadable or bad one is an error
+ * naming it. */
 gboolean mg_config_load_file(MgConfig *config, const char *path, GError **error);
+/* The packaged files mg_config_load_file reads, in order. */
+GPtrArray *mg_config_packaged_files(void);
 /* $CONFIGURATION_DIRECTORY (its first entry) or /etc/macguise, + macguise.conf */
 char *mg_config_default_path(void);
 
-/* The defaults for a profile of class @device_class, then @device_class itself where the
- * policy says "auto". */
+/* "wifi", "ethernet", "ethernet-shared" or "ap". */
+const char *mg_config_section_name(MgConfigSection section);
+gboolean mg_config_section_parse(const char *name, MgConfigSection *section, GError **error);
+/* The section a profile of @device_class takes its defaults from;
+ * @shares_connection: its IPv4 method is "shared". */
+MgConfigSection mg_config_section_for(MgDeviceClass device_class, gboolean shares_connection);
+const MgPolicy *mg_config_policy_of(const MgConfig *config, MgConfigSection section);
+/* The defaults for a profile of class @device_class that does not share its
+ * connection. */
 const MgPolicy *mg_config_policy_for(const MgConfig *config, MgDeviceClass device_class);
 
 G_END_DECLS

@@ -13,7 +13,7 @@ static const char *const mg_action_flag_names[] = {
 	"hand-back",  "mark-user-owned", "adopt-unrecorded", "adopt-link",
 	"mark-used",  "mark-pending",    "assign",           "rewrite",
 	"reactivate", "watch-link",      "record-verdict",   "burn",
-	"give-up",    "forget",
+	"give-up",    "forget",          "release",
 };
 
 static const char *const mg_profile_address_names[] = {
@@ -216,6 +216,24 @@ mg_reconcile_backoff(const MgSnapshot *snap, gint64 now, MgReconcile r)
 	return r;
 }
 
+/* mode=off: "the card's own address". An address macguise gave (or one
+ * carrying its mark) goes; one set by hand, or none, stays as it is. */
+static MgReconcile
+mg_reconcile_off(const MgSnapshot *snap)
+{
+	switch (snap->address) {
+	case MG_PROFILE_ADDRESS_CURRENT:
+	case MG_PROFILE_ADDRESS_OLDER:
+	case MG_PROFILE_ADDRESS_UNRECORDED:
+	case MG_PROFILE_ADDRESS_MARKED:
+		return mg_result(MG_DO_RELEASE, "off-release", 0);
+	case MG_PROFILE_ADDRESS_UNSET:
+	case MG_PROFILE_ADDRESS_BY_HAND:
+	default:
+		return mg_result(0, "off", 0);
+	}
+}
+
 static MgReconcile
 mg_reconcile_decide(const MgSnapshot *snap, const char *boot_id, gint64 now, MgEvent event)
 {
@@ -228,10 +246,10 @@ mg_reconcile_decide(const MgSnapshot *snap, const char *boot_id, gint64 now, MgE
 			return mg_result(MG_DO_HAND_BACK, "handed-back", 0);
 		return mg_result(0, "user-owned", 0);
 	}
-	if (snap->policy->mode == MG_MODE_OFF)
-		return mg_result(0, "off", 0);
 	if (snap->in_flight)
 		return mg_result(snap->new_activation ? MG_DO_WATCH_LINK : 0, "in-flight", 0);
+	if (snap->policy->mode == MG_MODE_OFF)
+		return mg_reconcile_off(snap);
 	switch (snap->address) {
 	case MG_PROFILE_ADDRESS_BY_HAND:
 		return mg_result(MG_DO_MARK_USER_OWNED, "set-by-hand", 0);

@@ -75,6 +75,9 @@ typedef enum {
 	MG_DO_GIVE_UP = 1 << 12,         /* recovery stops: the profile is left as it is */
 	MG_DO_FORGET = 1 << 13,          /* the profile's entry goes; its addresses stay in
 					    the history, never handed out again */
+	MG_DO_RELEASE = 1 << 14,         /* mode off: macguise's address and mark leave the
+					    profile (the card's own address from its next
+					    activation); the address stays in the history */
 } MgReconcileAction;
 
 typedef struct {

@@ -54,8 +54,10 @@ mg_service_settling(MgService *self, NMConnection *connection, const char *clone
 
 	if (written == NULL)
 		return FALSE;
-	if (cloned != NULL && mg_mac_parse(cloned, &mac, NULL) && mg_mac_equal(&mac, written) &&
-	    mg_profile_marks(connection, written)) {
+	if (mg_mac_is_zero(written)
+		? (cloned == NULL || cloned[0] == '\0') && mg_profile_mark_of(connection) == NULL
+		: cloned != NULL && mg_mac_parse(cloned, &mac, NULL) &&
+		      mg_mac_equal(&mac, written) && mg_profile_marks(connection, written)) {
 		g_hash_table_remove(self->settling, uuid);
 		return FALSE;
 	}
@@ -236,6 +238,22 @@ mg_service_gate(MgService *self, NMRemoteConnection *rc, const char *iface)
 	mg_service_reactivate_now(self, rc, uuid);
 }
 
+/* mode=off: macguise's address and mark leave the profile, through the same
+ * write path as an address (the profile lock, a write decided on a copy
+ * that changed meanwhile is not made). */
+static void
+mg_service_release(MgService *self, NMRemoteConnection *rc, MgDeviceClass device_class)
+{
+	static const MgMac none = { { 0 } };
+	MgWrite *w;
+
+	if (mg_service_defer(self, rc))
+		return;
+	w = mg_write_new(self, NM_CONNECTION(rc), &none);
+	w->release = TRUE;
+	mg_service_write(self, rc, device_class, FALSE, w);
+}
+
 /* The writes a decision asks for. */
 static void
 mg_service_apply_writes(MgService *self,
@@ -250,6 +268,10 @@ mg_service_apply_writes(MgService *self,
 	const char *iface = NULL;
 	MgProfileState *p;
 
+	if ((actions & MG_DO_RELEASE) != 0) {
+		mg_service_release(self, rc, device_class);
+		return;
+	}
 	if ((actions & MG_DO_REACTIVATE) != 0) {
 		iface = mg_service_active_iface(self, uuid);
 		iface = iface != NULL ? iface : "";

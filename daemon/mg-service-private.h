@@ -43,7 +43,8 @@ struct _MgService {
 	GHashTable *active;    /* UUID -> D-Bus path of its active connection */
 	gboolean synced;       /* the active connections found at start are known */
 	GHashTable *writes;    /* UUID -> MgWriteState: failures, and an unwritten address */
-	GHashTable *settling;  /* UUID -> MgMac written, until libnm's copy shows it */
+	GHashTable *settling;  /* UUID -> MgMac written (all zero: released), until libnm's
+				  copy shows it */
 	GHashTable *unchecked; /* UUIDs whose activation's link address is not checked yet */
 	GHashTable *gate;      /* UUID -> re-activations in a row for a wrong link address */
 	GHashTable *in_flight; /* UUIDs whose profile write has not returned */
@@ -117,6 +118,7 @@ typedef struct {
 	char *id;
 	MgMac mac;
 	gboolean assign;       /* a new address (else the current one written again) */
+	gboolean release;      /* no address: macguise's and its mark leave (mode=off) */
 	gint64 due_at;         /* for a new address */
 	gboolean for_conflict; /* a recovery, not a rotation */
 	MgDeviceClass device_class;

@@ -45,15 +45,11 @@ mg_service_set_mark(NMConnection *copy, const MgMac *mac)
 	nm_setting_user_set_data(NM_SETTING_USER(user), MG_PROFILE_MARK_KEY, mark, NULL);
 }
 
-/* macguise's keys in @copy: the address, its mark, and with
- * @w->new_stable_id a new stable-id epoch. */
+/* The profile's cloned MAC address: @text, or none (NULL). */
 static void
-mg_service_set_keys(NMConnection *copy, const MgWrite *w)
+mg_service_set_cloned(NMConnection *copy, MgDeviceClass device_class, const char *text)
 {
-	char text[MG_MAC_STRLEN];
-
-	mg_mac_format(&w->mac, text);
-	if ((w->device_class & MG_DEVICE_CLASS_WIRELESS) != 0) {
+	if ((device_class & MG_DEVICE_CLASS_WIRELESS) != 0) {
 		NMSettingWireless *s = nm_connection_get_setting_wireless(copy);
 		g_object_set(s, NM_SETTING_WIRELESS_CLONED_MAC_ADDRESS, text, NULL);
 	} else {
@@ -64,6 +60,27 @@ mg_service_set_keys(NMConnection *copy, const MgWrite *w)
 		}
 		g_object_set(s, NM_SETTING_WIRED_CLONED_MAC_ADDRESS, text, NULL);
 	}
+}
+
+/* macguise's keys in @copy: the address, its mark, and with
+ * @w->new_stable_id a new stable-id epoch; for a release, neither address
+ * nor mark (NetworkManager's default applies: the card's own address). */
+static void
+mg_service_set_keys(NMConnection *copy, const MgWrite *w)
+{
+	char text[MG_MAC_STRLEN];
+
+	if (w->release) {
+		NMSetting *user =
+		    nm_connection_get_setting_by_name(copy, NM_SETTING_USER_SETTING_NAME);
+		mg_service_set_cloned(copy, w->device_class, NULL);
+		if (user != NULL)
+			nm_setting_user_set_data(
+			    NM_SETTING_USER(user), MG_PROFILE_MARK_KEY, NULL, NULL);
+		return;
+	}
+	mg_mac_format(&w->mac, text);
+	mg_service_set_cloned(copy, w->device_class, text);
 	mg_service_set_mark(copy, &w->mac);
 	if (w->new_stable_id) {
 		/* A new stable-id epoch: NetworkManager derives IPv6

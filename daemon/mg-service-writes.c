@@ -107,6 +107,24 @@ mg_service_write_failed(MgService *self, MgWrite *w, const GError *error)
 		  error->message);
 }
 
+/* mode=off: the profile has no macguise address any more; the address
+ * stays in the history, never handed out again. */
+static void
+mg_service_release_succeeded(MgService *self, MgWrite *w)
+{
+	MgProfileState *p = mg_state_get_profile(self->rt.state, w->uuid);
+
+	g_hash_table_remove(self->writes, w->uuid);
+	g_hash_table_replace(self->settling, g_strdup(w->uuid), g_memdup2(&w->mac, sizeof(w->mac)));
+	mg_service_note_changed(self, w->uuid);
+	if (p != NULL) {
+		p->has_address = FALSE;
+		p->pending = FALSE;
+		mg_service_commit_soon(self);
+	}
+	g_message("profile '%s': mode off: the card's own address from its next activation", w->id);
+}
+
 static void
 mg_service_write_succeeded(MgService *self, MgWrite *w)
 {
@@ -115,6 +133,10 @@ mg_service_write_succeeded(MgService *self, MgWrite *w)
 	g_autofree char *text = mg_mac_to_string(&w->mac);
 	gboolean replaces = p->has_address;
 
+	if (w->release) {
+		mg_service_release_succeeded(self, w);
+		return;
+	}
 	g_hash_table_remove(self->writes, w->uuid);
 	mg_service_note_changed(self, w->uuid);
 	/* libnm's copy of the profile lags the write: until it shows the new

@@ -73,11 +73,13 @@ mg_profile_basis(NMConnection *connection)
 
 	g_string_append_printf(
 	    basis,
-	    "%s\n%s\n%s\n%s",
+	    "%s\n%s\n%s\n%s\n%d",
 	    mg_or_empty(nm_connection_get_connection_type(connection)),
 	    mg_or_empty(wifi != NULL ? nm_setting_wireless_get_mode(wifi) : NULL),
 	    mg_or_empty(wifi != NULL ? nm_setting_wireless_get_cloned_mac_address(wifi) : NULL),
-	    mg_or_empty(wired != NULL ? nm_setting_wired_get_cloned_mac_address(wired) : NULL));
+	    mg_or_empty(wired != NULL ? nm_setting_wired_get_cloned_mac_address(wired) : NULL),
+	    /* which defaults apply ([ethernet] or [ethernet-shared]) */
+	    mg_profile_shares_connection(connection));
 	if (user != NULL)
 		keys = nm_setting_user_get_keys(user, &n);
 	for (guint i = 0; i < n; i++)
@@ -102,6 +104,20 @@ static void G_GNUC_PRINTF(3, 4)
 		g_warning("profile '%s': %s", nm_connection_get_id(connection), msg);
 }
 
+gboolean
+mg_profile_shares_connection(NMConnection *connection)
+{
+	NMSettingIPConfig *ip4 = nm_connection_get_setting_ip4_config(connection);
+	return ip4 != NULL && g_strcmp0(nm_setting_ip_config_get_method(ip4),
+					NM_SETTING_IP4_CONFIG_METHOD_SHARED) == 0;
+}
+
+MgConfigSection
+mg_profile_section(NMConnection *connection, MgDeviceClass device_class)
+{
+	return mg_config_section_for(device_class, mg_profile_shares_connection(connection));
+}
+
 void
 mg_profile_policy_full(const MgConfig *config,
 		       MgCatalogue *catalogue,
@@ -115,7 +131,8 @@ mg_profile_policy_full(const MgConfig *config,
 	const char *const *keys;
 	guint n = 0;
 
-	mg_policy_copy(policy, mg_config_policy_for(config, device_class));
+	mg_policy_copy(policy,
+		       mg_config_policy_of(config, mg_profile_section(connection, device_class)));
 	if (setting == NULL)
 		return;
 	keys = nm_setting_user_get_keys(NM_SETTING_USER(setting), &n);

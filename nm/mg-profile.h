@@ -41,6 +41,11 @@ void mg_profile_schedule_state(const MgProfileState *p, MgScheduleState *st);
  * Wi-Fi mode; NONE: not ours (another type, or one NetworkManager generated
  * or keeps only in memory). */
 MgDeviceClass mg_profile_class(NMConnection *connection);
+/* Whether the profile shares its connection (IPv4 method "shared": the
+ * machine routes and serves DHCP on that network). */
+gboolean mg_profile_shares_connection(NMConnection *connection);
+/* The macguise.conf section of defaults a profile of @device_class takes. */
+MgConfigSection mg_profile_section(NMConnection *connection, MgDeviceClass device_class);
 const char *mg_profile_cloned_mac(NMConnection *connection, MgDeviceClass device_class);
 
 /* What a decision about @connection rests on, as one string to compare:

@@ -16,7 +16,7 @@ test_edit_keeps_the_rest(void)
 					"[wifi]\n# also kept\nrotate=weekly\n";
 	g_autoptr(GError) error = NULL;
 	g_autofree char *out =
-	    mg_config_edit_default(text, MG_DEVICE_CLASS_ETHERNET, "mode", "off", &error);
+	    mg_config_edit_default(text, MG_CONFIG_SECTION_ETHERNET, "mode", "off", &error);
 	g_auto(MgConfig) config = { 0 };
 
 	g_assert_no_error(error);
@@ -33,9 +33,9 @@ static void
 test_edit_back_to_default(void)
 {
 	g_autofree char *out = mg_config_edit_default(
-	    "[wifi]\nrotate=weekly\nmode=off\n", MG_DEVICE_CLASS_WIFI, "rotate", NULL, NULL);
+	    "[wifi]\nrotate=weekly\nmode=off\n", MG_CONFIG_SECTION_WIFI, "rotate", NULL, NULL);
 	g_autofree char *none =
-	    mg_config_edit_default(NULL, MG_DEVICE_CLASS_AP, "rotate", NULL, NULL);
+	    mg_config_edit_default(NULL, MG_CONFIG_SECTION_AP, "rotate", NULL, NULL);
 
 	g_assert_cmpstr(out, ==, "[wifi]\nmode=off\n");
 	g_assert_cmpstr(none, ==, "");
@@ -46,20 +46,21 @@ test_edit_refuses(void)
 {
 	static const struct {
 		const char *text;
-		MgDeviceClass device_class;
+		MgConfigSection section;
 		const char *key, *value;
 	} bad[] = {
-		{ NULL, MG_DEVICE_CLASS_WIFI, "rotate", "fortnightly" },
-		{ NULL, MG_DEVICE_CLASS_WIFI, "colour", "red" },
-		{ NULL, MG_DEVICE_CLASS_WIFI, "quiet-hours", "03:00-05:00" },
-		{ "[wifi]\nrotate=sometimes\n", MG_DEVICE_CLASS_ETHERNET, "mode", "off" },
-		{ "not a key file\n", MG_DEVICE_CLASS_ETHERNET, "mode", "off" },
+		{ NULL, MG_CONFIG_SECTION_WIFI, "rotate", "fortnightly" },
+		{ NULL, MG_CONFIG_SECTION_WIFI, "colour", "red" },
+		{ NULL, MG_CONFIG_SECTION_WIFI, "quiet-hours", "03:00-05:00" },
+		{ "[wifi]\nrotate=sometimes\n", MG_CONFIG_SECTION_ETHERNET, "mode", "off" },
+		{ "not a key file\n", MG_CONFIG_SECTION_ETHERNET, "mode", "off" },
+		{ NULL, MG_CONFIG_SECTION_ETHERNET_SHARED, "quiet-hours", "03:00-05:00" },
 	};
 
 	for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
 		g_autoptr(GError) error = NULL;
 		g_autofree char *out = mg_config_edit_default(
-		    bad[i].text, bad[i].device_class, bad[i].key, bad[i].value, &error);
+		    bad[i].text, bad[i].section, bad[i].key, bad[i].value, &error);
 		g_assert_null(out);
 		g_assert_error(error, MG_ERROR, MG_ERROR_CONFIG);
 	}

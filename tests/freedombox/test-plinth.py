@@ -370,7 +370,7 @@ def the_defaults_form_writes_macguise_conf():
     from selenium.webdriver.support.ui import Select
     DRIVER.get(BASE + "/sys/macguise/")
     assert cli_json("defaults")["classes"]["wifi"]["rotate"] == "daily"
-    Select(find("#id_wifi_rotate")).select_by_value("activation")
+    Select(find("#id_wifi__rotate")).select_by_value("activation")
     message, failed = submit(find("#app-form"))
     assert not failed, message
     classes = cli_json("defaults")["classes"]
@@ -379,6 +379,21 @@ def the_defaults_form_writes_macguise_conf():
     # The Wi-Fi profile without its own setting follows the default.
     assert cli_json("policy", "cafe")["settings"]["rotate"] == \
         {"value": "activation", "source": "default"}
+
+
+@page_test
+def the_cards_own_address_takes_macguises_out_of_the_profile():
+    from selenium.webdriver.support.ui import Select
+    DRIVER.get(BASE + f"/sys/macguise/profile/{NM.uuid_of('cafe')}/")
+    assert NM.cloned("cafe", "802-11-wireless") != ""
+    Select(find("#id_mode")).select_by_value("off")
+    message, failed = submit(find("#macguise-settings"))
+    assert not failed, message
+    NM.wait_for("macguised to give the card's own address back",
+                lambda: NM.cloned("cafe", "802-11-wireless") == "")
+    DRIVER.get(BASE + f"/sys/macguise/profile/{NM.uuid_of('cafe')}/")
+    assert "—" in find("#macguise-profile .macguise-address").text
+    shot("macguise-own-address")
 
 
 try:

@@ -157,6 +157,9 @@ class NmNetns:
         # to people (a profile that cannot be recovered, say) and must not.
         self.env = dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=f"unix:path={self.bus}",
                         G_DEBUG="fatal-criticals")
+        # No packaged macguise defaults (an installed freedombox-macguise-
+        # defaults, say) unless a test gives its own.
+        self.env.setdefault("MACGUISE_PACKAGED_CONF_DIR", os.path.join(self.dir, "packaged-conf.d"))
         self.pids = []  # everything we started, ended in reverse order
         self.namespaces = []
         self.logs = []

@@ -8,6 +8,7 @@ state. The integration tests against the installed programs are
 debian/tests, which autopkgtest runs after this. Run as root by `tools/dev test` with the directory of the .debs.
 Prints TAP."""
 import glob
+import json
 import os
 import stat
 import subprocess
@@ -53,6 +54,7 @@ LAYOUT = {
     "/usr/share/locale/de/LC_MESSAGES/macguise.mo": ("file", 0o644),
     "/var/lib/macguise": ("dir", 0o700),
     "/usr/lib/NetworkManager/conf.d/macguise-freedombox.conf": ("file", 0o644),
+    "/usr/lib/macguise/conf.d/50-freedombox.conf": ("file", 0o644),
 }
 ENABLED = ["/etc/systemd/system/multi-user.target.wants/macguised.service",
            "/etc/systemd/system/NetworkManager.service.wants/macguise-boot.service"]
@@ -205,6 +207,14 @@ def the_installed_programs_run():
     # The front links nothing but libc: it is what runs for every event.
     libs = sh("ldd", HOOK).stdout
     assert "libglib" not in libs and "libgio" not in libs, libs
+    # The installed command reads the FreedomBox defaults under macguise.conf.
+    env = {k: v for k, v in os.environ.items() if k != "MACGUISE_PACKAGED_CONF_DIR"}
+    defaults = json.loads(sh(CLI, "defaults", "--json", env=env).stdout)
+    assert defaults["packaged"] == ["/usr/lib/macguise/conf.d/50-freedombox.conf"], defaults
+    kinds = defaults["classes"]
+    assert kinds["ethernet"]["rotate"] == "never" and kinds["ethernet"]["harden"] == "no", kinds
+    assert kinds["ethernet-shared"]["mode"] == "off", kinds
+    assert kinds["wifi"]["rotate"] == "daily" and kinds["ap"]["rotate"] == "daily", kinds
 
 
 @mgtap.test

@@ -50,6 +50,7 @@ class DefaultsForm(forms.Form):
     KINDS = [
         ('wifi', _('Wi-Fi connections')),
         ('ethernet', _('Wired connections')),
+        ('ethernet-shared', _('Wired networks the box shares (its own LAN)')),
         ('ap', _('Wi-Fi hotspots')),
     ]
 
@@ -58,10 +59,10 @@ class DefaultsForm(forms.Form):
         current = current or {}
         for kind, label in self.KINDS:
             values = current.get(kind, {})
-            self.fields[f'{kind}_mode'] = forms.ChoiceField(
+            self.fields[f'{kind}__mode'] = forms.ChoiceField(
                 label=_('{kind}: address').format(kind=label),
                 choices=_with_current(MODE_CHOICES, values.get('mode')))
-            self.fields[f'{kind}_rotate'] = forms.ChoiceField(
+            self.fields[f'{kind}__rotate'] = forms.ChoiceField(
                 label=_('{kind}: change it').format(kind=label),
                 choices=_with_current(ROTATE_CHOICES, values.get('rotate')))
 
@@ -70,7 +71,7 @@ class DefaultsForm(forms.Form):
         result = {}
         for name, value in self.cleaned_data.items():
             if initial.get(name) != value:
-                kind, key = name.split('_', 1)
+                kind, key = name.split('__', 1)
                 result.setdefault(kind, {})[key] = value
         return result
 

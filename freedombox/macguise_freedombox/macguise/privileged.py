@@ -17,7 +17,7 @@ MACGUISE = '/usr/bin/macguise'
 
 # The keys `macguise policy` and `macguise defaults` take.
 SETTING_KEYS = ('mode', 'rotate', 'class', 'vendors', 'harden', 'quiet-hours')
-DEVICE_CLASSES = ('wifi', 'ethernet', 'ap')
+DEVICE_CLASSES = ('wifi', 'ethernet', 'ethernet-shared', 'ap')
 _UUID = re.compile(r'^[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}$')
 _LANGUAGE = re.compile(r'^[A-Za-z]{2,3}(_[A-Za-z0-9]{2,4})?(@[a-z]+)?$')
 

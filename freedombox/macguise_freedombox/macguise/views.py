@@ -87,8 +87,8 @@ class MacguiseAppView(AppView):
     def get_initial(self):
         initial = super().get_initial()
         for kind, values in self._classes().items():
-            initial[f'{kind}_mode'] = values.get('mode')
-            initial[f'{kind}_rotate'] = values.get('rotate')
+            initial[f'{kind}__mode'] = values.get('mode')
+            initial[f'{kind}__rotate'] = values.get('rotate')
         return initial
 
     def get_context_data(self, *args, **kwargs):
@@ -133,11 +133,11 @@ class ProfileView(FormView):
 
     def get_form_kwargs(self):
         kwargs = super().get_form_kwargs()
-        kind = self.profile.get('type')
+        kind = self.profile.get('kind') or self.profile.get('type')
         kwargs['policy'] = self.details['policy']
         kwargs['class_defaults'] = self.details['defaults'].get(
             'classes', {}).get(kind, {})
-        kwargs['device_class'] = kind
+        kwargs['device_class'] = self.profile.get('type')
         kwargs['vendors'] = self.details['vendors'].get('vendors', [])
         return kwargs
 

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""FreedomBox's defaults (packaging/freedombox/macguise.conf.d, installed
+by freedombox-macguise-defaults) on the profiles FreedomBox makes, made as
+FreedomBox's network setup makes them, with a real NetworkManager and
+macguised: the Internet connection gets one plausible address, kept, and
+still sends its host name; the box's own shared network keeps the card's
+address; the hotspot and a Wi-Fi client get a new address daily, with
+hardening. The administrator's macguise.conf wins over the packaged
+file."""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.dirname(__file__))
+import mgtap  # noqa: E402
+from nmnetns import NmNetns, catalogue_lookup  # noqa: E402
+
+MACGUISED, CLI = sys.argv[1], sys.argv[2]
+PACKAGED = os.path.join(os.environ["MG_SOURCE_ROOT"], "packaging", "freedombox",
+                        "macguise.conf.d")
+NM = NmNetns().start()
+NM.env["MACGUISE_PACKAGED_CONF_DIR"] = PACKAGED
+
+
+def cli_json(*args):
+    p = NM.run(CLI, *args, "--json", ns=NM.ns)
+    return json.loads(p.stdout)
+
+
+def status(name):
+    return cli_json("status", name)["profiles"][0]
+
+
+def freedombox_connection(name, ifname, kind, *properties):
+    """As FreedomBox's networks setup does: add, then modify each property."""
+    NM.nmcli("connection", "add", "con-name", name, "ifname", ifname, "type", kind,
+             *(("ssid", "FreedomBoxwlan0") if kind == "wifi" else ()))
+    for key, value in zip(properties[::2], properties[1::2]):
+        NM.nmcli("connection", "modify", name, key, value)
+
+
+def sends_host_name(name):
+    false = ("no", "0", "false")
+    v2 = NM.nmcli("-g", "ipv4.dhcp-send-hostname-v2", "connection", "show", name, check=False)
+    if v2.returncode == 0 and v2.stdout.strip() not in ("", "-1", "default"):
+        return v2.stdout.strip() not in false
+    return NM.nmcli("-g", "ipv4.dhcp-send-hostname", "connection", "show",
+                    name).stdout.strip() not in false
+
+
+WAN, LAN, HOTSPOT, CLIENT = "FreedomBox WAN", "FreedomBox LAN eth1", "FreedomBox wlan0", "Cafe"
+NM.start_macguised(MACGUISED)
+# FreedomBox makes its connections at its first setup, long after macguised
+# started: an activation macguised finds under way when it starts is not
+# one it can cut.
+NM.wait_for("macguised to follow NetworkManager",
+            lambda: "following NetworkManager" in NM.log_text("macguised"))
+freedombox_connection(WAN, "veth0", "ethernet", "connection.autoconnect", "FALSE",
+                      "connection.zone", "external")
+freedombox_connection(LAN, "eth1", "ethernet", "connection.autoconnect", "FALSE",
+                      "connection.zone", "internal", "ipv4.method", "shared")
+freedombox_connection(HOTSPOT, "wlan0", "wifi", "connection.autoconnect", "FALSE",
+                      "connection.zone", "internal", "ipv4.method", "shared",
+                      "wifi.mode", "ap", "wifi-sec.key-mgmt", "wpa-psk",
+                      "wifi-sec.psk", "freedombox123")
+NM.nmcli("connection", "add", "type", "wifi", "con-name", CLIENT, "ssid", "Cafe", "ifname", "*",
+         "connection.autoconnect", "no")
+NM.wait_cloned(WAN)
+NM.wait_cloned(HOTSPOT, setting="802-11-wireless")
+NM.wait_cloned(CLIENT, setting="802-11-wireless")
+NM.macguised_caught_up()
+
+
+@mgtap.test
+def the_internet_connection_keeps_one_plausible_address_and_its_host_name():
+    wan = status(WAN)
+    assert wan["kind"] == "ethernet" and wan["mode"] == "plausible", wan
+    assert wan["rotate"] == "never" and (wan["next_rotation"] or {}).get("at") is None, wan
+    assert wan["address"] == NM.cloned(WAN) and int(wan["address"][:2], 16) & 2 == 0, wan
+    assert catalogue_lookup(CLI, wan["address"])["vendor"] == wan["vendor"]
+    assert sends_host_name(WAN), "the WAN keeps sending its host name (harden=no)"
+    assert cli_json("policy", WAN)["settings"]["harden"] == {"value": "no", "source": "default"}
+
+
+@mgtap.test
+def the_shared_network_keeps_the_cards_own_address():
+    lan = status(LAN)
+    assert lan["kind"] == "ethernet-shared" and lan["mode"] == "off", lan
+    assert lan["address"] is None and NM.cloned(LAN) == "", lan
+
+
+@mgtap.test
+def the_hotspot_and_a_wifi_client_get_a_new_address_daily():
+    for name in (HOTSPOT, CLIENT):
+        s = status(name)
+        assert s["rotate"] == "daily" and s["mode"] == "plausible", s
+        assert s["next_rotation"]["at"] is not None, s
+    assert status(HOTSPOT)["kind"] == "ap" and status(CLIENT)["kind"] == "wifi"
+    assert cli_json("policy", CLIENT)["settings"]["harden"] == {"value": "yes", "source": "default"}
+
+
+@mgtap.test
+def the_administrators_file_wins_key_by_key():
+    shown = cli_json("defaults")
+    assert shown["packaged"] == [os.path.join(PACKAGED, "50-freedombox.conf")], shown
+    cli_json("defaults", "ethernet", "rotate=weekly")
+    assert cli_json("policy", WAN)["settings"]["rotate"]["value"] == "weekly"
+    # the shared kind takes [ethernet]'s keys it does not set itself
+    kinds = cli_json("defaults")["classes"]
+    assert kinds["ethernet-shared"]["rotate"] == "weekly", kinds
+    assert kinds["ethernet-shared"]["mode"] == "off", kinds
+    cli_json("defaults", "ethernet", "rotate=")
+    assert cli_json("policy", WAN)["settings"]["rotate"]["value"] == "never"
+
+
+@mgtap.test
+def a_connection_switched_to_shared_takes_the_shared_defaults():
+    NM.nmcli("connection", "modify", WAN, "ipv4.method", "shared")
+    NM.wait_for("the WAN to count as shared", lambda: status(WAN)["kind"] == "ethernet-shared")
+    assert status(WAN)["mode"] == "off"
+
+
+try:
+    mgtap.run()
+finally:
+    NM.stop()
