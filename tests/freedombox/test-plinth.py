@@ -340,17 +340,6 @@ def freedombox_diagnostics_report_what_links_each_connection():
     assert rows.get("Connection wan: nothing links it across addresses") == "passed", rows
 
 
-def sends_host_name(name):
-    """NetworkManager's own answer: the setting in effect (1.52's
-    dhcp-send-hostname-v2 where it is set, else dhcp-send-hostname)."""
-    false = ("no", "0", "false")
-    v2 = NM.nmcli("-g", "ipv4.dhcp-send-hostname-v2", "connection", "show", name, check=False)
-    if v2.returncode == 0 and v2.stdout.strip() not in ("", "-1", "default"):
-        return v2.stdout.strip() not in false
-    v1 = NM.nmcli("-g", "ipv4.dhcp-send-hostname", "connection", "show", name).stdout.strip()
-    return v1 not in false
-
-
 @page_test
 def apply_fixes_hardens_the_connection():
     DRIVER.get(BASE + f"/sys/macguise/profile/{NM.uuid_of('cafe')}/")
@@ -359,7 +348,7 @@ def apply_fixes_hardens_the_connection():
     assert not failed, message
     left = [f for f in cli_json("audit", "cafe")["profiles"][0]["findings"] if not f["advice"]]
     assert left == [], left
-    assert not sends_host_name("cafe")
+    assert not NM.sends_host_name("cafe")
     assert not finds("#macguise-findings li")
     assert diagnostics_rows().get("Connection cafe: nothing links it across addresses") \
         == "passed"

@@ -485,6 +485,18 @@ class NmNetns:
         self.wait_for(f"a MAC address in '{name}'", ready, timeout=timeout)
         return box["mac"]
 
+    def sends_host_name(self, name):
+        """Whether profile @name has DHCP send the host name, by the setting
+        in effect: NetworkManager 1.52's dhcp-send-hostname-v2 where it is
+        set, else dhcp-send-hostname."""
+        false = ("no", "0", "false")
+        v2 = self.nmcli("-g", "ipv4.dhcp-send-hostname-v2", "connection", "show", name,
+                        check=False)
+        if v2.returncode == 0 and v2.stdout.strip() not in ("", "-1", "default"):
+            return v2.stdout.strip() not in false
+        return self.nmcli("-g", "ipv4.dhcp-send-hostname", "connection", "show",
+                          name).stdout.strip() not in false
+
     def uuid_of(self, name):
         return self.nmcli("-g", "connection.uuid", "connection", "show", name).stdout.strip()
 

@@ -41,15 +41,6 @@ def freedombox_connection(name, ifname, kind, *properties):
         NM.nmcli("connection", "modify", name, key, value)
 
 
-def sends_host_name(name):
-    false = ("no", "0", "false")
-    v2 = NM.nmcli("-g", "ipv4.dhcp-send-hostname-v2", "connection", "show", name, check=False)
-    if v2.returncode == 0 and v2.stdout.strip() not in ("", "-1", "default"):
-        return v2.stdout.strip() not in false
-    return NM.nmcli("-g", "ipv4.dhcp-send-hostname", "connection", "show",
-                    name).stdout.strip() not in false
-
-
 WAN, LAN, HOTSPOT, CLIENT = "FreedomBox WAN", "FreedomBox LAN eth1", "FreedomBox wlan0", "Cafe"
 NM.start_macguised(MACGUISED)
 # FreedomBox makes its connections at its first setup, long after macguised
@@ -80,7 +71,7 @@ def the_internet_connection_keeps_one_plausible_address_and_its_host_name():
     assert wan["rotate"] == "never" and (wan["next_rotation"] or {}).get("at") is None, wan
     assert wan["address"] == NM.cloned(WAN) and int(wan["address"][:2], 16) & 2 == 0, wan
     assert catalogue_lookup(CLI, wan["address"])["vendor"] == wan["vendor"]
-    assert sends_host_name(WAN), "the WAN keeps sending its host name (harden=no)"
+    assert NM.sends_host_name(WAN), "the WAN keeps sending its host name (harden=no)"
     assert cli_json("policy", WAN)["settings"]["harden"] == {"value": "no", "source": "default"}
 
 
