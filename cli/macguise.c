@@ -30,6 +30,8 @@ mg_print_help(void)
 		  "Commands:\n"));
 	for (guint i = 0; i < G_N_ELEMENTS(mg_commands); i++)
 		g_print("  %-10s %s\n", mg_commands[i].name, _(mg_commands[i].summary));
+	g_print(_(
+	    "\nOptions:\n  --version  Print the version and exit\n  -h, --help Show this help\n"));
 	g_print(_("\nRun 'macguise COMMAND --help' for a command's options.\n"
 		  "Exit status: 0 success, 1 failure, 2 usage error, 8 NetworkManager not "
 		  "running,\n10 no such profile.\n"));

@@ -147,6 +147,8 @@ def help_on_every_command():
         assert "Usage:" in p.stdout, p.stdout
     assert "--class" in run("generate", "--help").stdout
     assert re.match(r"^macguise \d+\.\d+", run("--version").stdout)
+    top = run("--help").stdout
+    assert "--version" in top and "10 no such profile" in top, top
 
 
 @mgtap.test

@@ -88,9 +88,12 @@ def install_freedombox(deb):
     os.makedirs(enabled, exist_ok=True)
     if APP.endswith(".deb"):
         sh("dpkg-deb", "-x", APP, "/")
-    else:  # where packaging/debian/freedombox-macguise.install puts it
-        shutil.copytree(os.path.join(APP, "macguise_freedombox"),
-                        "/usr/lib/python3/dist-packages/macguise_freedombox")
+    else:  # as packaging/debian/rules and freedombox-macguise.install do
+        app = "/usr/lib/python3/dist-packages/macguise_freedombox"
+        shutil.copytree(os.path.join(APP, "macguise_freedombox"), app)
+        for po in glob.glob(f"{app}/*/locale/*/LC_MESSAGES/django.po"):
+            sh("msgfmt", "-c", "-o", po[:-3] + ".mo", po)
+            os.unlink(po)
         shutil.copy(os.path.join(APP, "modules-enabled", "macguise"), enabled)
     shutil.copy(CLI, "/usr/bin/macguise")
     with open("/etc/plinth/plinth.config", "w") as f:
@@ -383,6 +386,22 @@ def the_cards_own_address_takes_macguises_out_of_the_profile():
     DRIVER.get(BASE + f"/sys/macguise/profile/{NM.uuid_of('cafe')}/")
     assert "—" in find("#macguise-profile .macguise-address").text
     shot("macguise-own-address")
+
+
+@page_test
+def the_page_speaks_the_language_the_owner_chose():
+    # the cookie FreedomBox's own language selection sets
+    DRIVER.get(BASE + "/sys/macguise/")
+    DRIVER.add_cookie({"name": "django_language", "value": "de", "path": "/"})
+    try:
+        DRIVER.get(BASE + "/sys/macguise/")
+        wait_page(lambda d: finds("#macguise-connections"), "the page")
+        text = find("body").text
+        assert "MAC-Privatsphäre" in text and "Verbindungen" in text, text[:400]
+        assert "Nächster Wechsel" in find("#macguise-connections thead").text
+        shot("macguise-german")
+    finally:
+        DRIVER.delete_cookie("django_language")
 
 
 try:

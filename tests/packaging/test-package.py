@@ -170,6 +170,8 @@ def the_freedombox_app_package_holds_the_app_where_freedombox_finds_it():
         assert modules + name in files, name
     assert not [f for f in files if "__pycache__" in f or f.endswith(".pyc")], \
         "byte code is made at install (dh_python3), never shipped"
+    assert modules + "locale/de/LC_MESSAGES/django.mo" in files, "the German translation"
+    assert not [f for f in files if f.endswith(".po")], "compiled, not the sources"
     conffiles = sh("sh", "-c", f"dpkg-deb --ctrl-tarfile {deb} | tar -xO ./conffiles").stdout
     assert "/etc/plinth/modules-enabled/macguise" in conffiles.split(), conffiles
     enabled = sh("sh", "-c", f"dpkg-deb --fsys-tarfile {deb} | "
