@@ -291,17 +291,13 @@ mg_config_load_keyfile(MgConfig *loaded, GKeyFile *kf, GError **error)
 	       mg_config_load_policy(&loaded->ethernet_shared, kf, "ethernet-shared", error);
 }
 
-gboolean
-mg_config_load_from_data(MgConfig *config, const char *text, gsize len, GError **error)
+/* @config becomes the built-in defaults with @kf's settings over them; a
+ * bad setting leaves it whole (a copy is filled first). */
+static gboolean
+mg_config_take_keyfile(MgConfig *config, GKeyFile *kf, GError **error)
 {
-	g_autoptr(GKeyFile) kf = g_key_file_new();
 	MgConfig loaded;
 
-	if (!g_key_file_load_from_data(kf, text, len, G_KEY_FILE_NONE, error)) {
-		g_prefix_error(error, _("not a valid key file: "));
-		return FALSE;
-	}
-	/* Fill a copy so a bad file leaves the caller's configuration whole. */
 	mg_config_init_default(&loaded);
 	if (!mg_config_load_keyfile(&loaded, kf, error)) {
 		mg_config_clear(&loaded);
@@ -310,6 +306,24 @@ mg_config_load_from_data(MgConfig *config, const char *text, gsize len, GError *
 	mg_config_clear(config);
 	*config = loaded;
 	return TRUE;
+}
+
+static gboolean
+mg_config_parse(GKeyFile *kf, const char *text, gsize len, GError **error)
+{
+	if (!g_key_file_load_from_data(kf, text, len, G_KEY_FILE_NONE, error)) {
+		g_prefix_error(error, _("not a valid key file: "));
+		return FALSE;
+	}
+	return TRUE;
+}
+
+gboolean
+mg_config_load_from_data(MgConfig *config, const char *text, gsize len, GError **error)
+{
+	g_autoptr(GKeyFile) kf = g_key_file_new();
+
+	return mg_config_parse(kf, text, len, error) && mg_config_take_keyfile(config, kf, error);
 }
 
 static gint
@@ -353,9 +367,7 @@ mg_config_merge_file(GKeyFile *merged, const char *path, GError **error)
 		g_propagate_error(error, g_steal_pointer(&local));
 		return FALSE;
 	}
-	mg_config_init_default(&alone);
-	if (!mg_config_load_from_data(&alone, text, len, error) ||
-	    !g_key_file_load_from_data(kf, text, len, G_KEY_FILE_NONE, error)) {
+	if (!mg_config_parse(kf, text, len, error) || !mg_config_take_keyfile(&alone, kf, error)) {
 		g_prefix_error(error, "%s: ", path);
 		return FALSE;
 	}
@@ -375,22 +387,14 @@ mg_config_load_file(MgConfig *config, const char *path, GError **error)
 {
 	g_autoptr(GPtrArray) files = mg_config_packaged_files();
 	g_autoptr(GKeyFile) merged = g_key_file_new();
-	MgConfig loaded;
 
 	g_ptr_array_add(files, g_strdup(path));
 	for (guint i = 0; i < files->len; i++) {
 		if (!mg_config_merge_file(merged, g_ptr_array_index(files, i), error))
 			return FALSE;
 	}
-	mg_config_init_default(&loaded);
-	if (!mg_config_load_keyfile(&loaded, merged, error)) {
-		/* every file loaded alone: only their combination can fail */
-		mg_config_clear(&loaded);
-		return FALSE;
-	}
-	mg_config_clear(config);
-	*config = loaded;
-	return TRUE;
+	/* every file loaded alone: only their combination can fail */
+	return mg_config_take_keyfile(config, merged, error);
 }
 
 char *
