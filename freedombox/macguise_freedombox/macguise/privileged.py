@@ -7,7 +7,6 @@ what it printed, so the web page shows exactly what the command line does.
 """
 
 import json
-import os
 import re
 import subprocess
 

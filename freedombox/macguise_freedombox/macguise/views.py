@@ -40,23 +40,26 @@ def _next_change(profile):
         return None
 
 
+def _split(found):
+    """A profile's findings: what Apply fixes mends, and advice."""
+    return {
+        'findings': [f for f in found if not f['advice']],
+        'advice': [f for f in found if f['advice']],
+    }
+
+
 def _rows(overview):
     """The profiles table: status joined with each profile's findings."""
     findings = {
         entry['uuid']: entry['findings']
         for entry in overview['audit'].get('profiles', [])
     }
-    rows = []
-    for profile in overview['status'].get('profiles', []):
-        found = findings.get(profile['uuid'], [])
-        rows.append({
-            'profile': profile,
-            'next_rotation': _next_change(profile),
-            'verdict': (profile.get('check') or {}).get('verdict'),
-            'findings': [f for f in found if not f['advice']],
-            'advice': [f for f in found if f['advice']],
-        })
-    return rows
+    return [
+        dict(_split(findings.get(profile['uuid'], [])), profile=profile,
+             next_rotation=_next_change(profile),
+             verdict=(profile.get('check') or {}).get('verdict'))
+        for profile in overview['status'].get('profiles', [])
+    ]
 
 
 class MacguiseAppView(AppView):
@@ -151,13 +154,12 @@ class ProfileView(FormView):
         context = super().get_context_data(**kwargs)
         audit = self.details['audit'].get('profiles', [{}])
         found = audit[0].get('findings', []) if audit else []
+        context.update(_split(found))
         context.update({
             'title': self.profile['id'],
             'profile': self.profile,
             'next_rotation': _next_change(self.profile),
             'verdict': (self.profile.get('check') or {}).get('verdict'),
-            'findings': [f for f in found if not f['advice']],
-            'advice': [f for f in found if f['advice']],
             'uuid': self.uuid,
         })
         return context
