@@ -53,7 +53,7 @@ def freedombox_deb():
     found = sorted(glob.glob(os.environ.get(
         "MG_FREEDOMBOX_DEB", "/var/cache/macguise-freedombox/freedombox_*.deb")))
     if not found:
-        raise RuntimeError("no freedombox .deb: run tools/dev setup (it fetches one "
+        raise RuntimeError("no freedombox .deb: run tools/dev test (it fetches one "
                            "into /var/cache/macguise-freedombox)")
     return found[-1]
 
@@ -152,23 +152,41 @@ def browser():
 
 NM = NmNetns(managed=("veth0",))
 TOP = tempfile.mkdtemp(prefix="mg-plinth-")
-private_system(TOP)
-NM.start()
-macguise_dirs(NM)
-NM.start_macguised(MACGUISED)
-NM.add_ethernet("wan")
-NM.nmcli("connection", "add", "type", "wifi", "con-name", "cafe", "ssid", "Cafe",
-         "ifname", "*")
-NM.nmcli("connection", "add", "type", "wifi", "con-name", "hotspot", "ssid", "FreedomBox",
-         "ifname", "*", "802-11-wireless.mode", "ap", "ipv4.method", "shared")
-NM.wait_cloned("wan")
-NM.wait_cloned("cafe", setting="802-11-wireless")
-NM.wait_cloned("hotspot", setting="802-11-wireless")
-NM.nmcli("connection", "up", "wan")
-install_freedombox(freedombox_deb())
-start_plinth(NM)
-os.makedirs(SHOTS, exist_ok=True)
-DRIVER = browser()
+DRIVER = None
+
+
+def set_up():
+    """NetworkManager, macguised, the profiles, FreedomBox and the browser;
+    whatever of it started is ended by tear_down, whatever fails here."""
+    global DRIVER
+    private_system(TOP)
+    NM.start()
+    macguise_dirs(NM)
+    NM.start_macguised(MACGUISED)
+    NM.add_ethernet("wan")
+    NM.nmcli("connection", "add", "type", "wifi", "con-name", "cafe", "ssid", "Cafe",
+             "ifname", "*")
+    NM.nmcli("connection", "add", "type", "wifi", "con-name", "hotspot", "ssid", "FreedomBox",
+             "ifname", "*", "802-11-wireless.mode", "ap", "ipv4.method", "shared")
+    NM.wait_cloned("wan")
+    NM.wait_cloned("cafe", setting="802-11-wireless")
+    NM.wait_cloned("hotspot", setting="802-11-wireless")
+    NM.nmcli("connection", "up", "wan")
+    install_freedombox(freedombox_deb())
+    start_plinth(NM)
+    os.makedirs(SHOTS, exist_ok=True)
+    DRIVER = browser()
+
+
+def tear_down():
+    """The browser, every process NM started (FreedomBox's among them) and
+    the namespaces; then the overlays and their upper layers."""
+    if DRIVER is not None:
+        DRIVER.quit()
+    NM.stop()
+    for mount in ("/run", "/var", "/usr", "/etc"):
+        subprocess.run(["umount", "--lazy", mount], capture_output=True)
+    shutil.rmtree(TOP, ignore_errors=True)
 
 
 def cli_json(*args):
@@ -411,7 +429,7 @@ def the_page_speaks_the_language_the_owner_chose():
 
 
 try:
+    set_up()
     mgtap.run()
 finally:
-    DRIVER.quit()
-    NM.stop()
+    tear_down()

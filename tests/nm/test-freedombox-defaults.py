@@ -20,8 +20,7 @@ from nmnetns import NmNetns, catalogue_lookup  # noqa: E402
 MACGUISED, CLI = sys.argv[1], sys.argv[2]
 PACKAGED = os.path.join(os.environ["MG_SOURCE_ROOT"], "packaging", "freedombox",
                         "macguise.conf.d")
-NM = NmNetns().start()
-NM.env["MACGUISE_PACKAGED_CONF_DIR"] = PACKAGED
+NM = NmNetns()
 
 
 def cli_json(*args):
@@ -42,26 +41,33 @@ def freedombox_connection(name, ifname, kind, *properties):
 
 
 WAN, LAN, HOTSPOT, CLIENT = "FreedomBox WAN", "FreedomBox LAN eth1", "FreedomBox wlan0", "Cafe"
-NM.start_macguised(MACGUISED)
-# FreedomBox makes its connections at its first setup, long after macguised
-# started: an activation macguised finds under way when it starts is not
-# one it can cut.
-NM.wait_for("macguised to follow NetworkManager",
-            lambda: "following NetworkManager" in NM.log_text("macguised"))
-freedombox_connection(WAN, "veth0", "ethernet", "connection.autoconnect", "FALSE",
-                      "connection.zone", "external")
-freedombox_connection(LAN, "eth1", "ethernet", "connection.autoconnect", "FALSE",
-                      "connection.zone", "internal", "ipv4.method", "shared")
-freedombox_connection(HOTSPOT, "wlan0", "wifi", "connection.autoconnect", "FALSE",
-                      "connection.zone", "internal", "ipv4.method", "shared",
-                      "wifi.mode", "ap", "wifi-sec.key-mgmt", "wpa-psk",
-                      "wifi-sec.psk", "freedombox123")
-NM.nmcli("connection", "add", "type", "wifi", "con-name", CLIENT, "ssid", "Cafe", "ifname", "*",
-         "connection.autoconnect", "no")
-NM.wait_cloned(WAN)
-NM.wait_cloned(HOTSPOT, setting="802-11-wireless")
-NM.wait_cloned(CLIENT, setting="802-11-wireless")
-NM.macguised_caught_up()
+
+
+def set_up():
+    """NetworkManager, macguised and FreedomBox's connections; stopped in
+    the end whatever fails here."""
+    NM.start()
+    NM.env["MACGUISE_PACKAGED_CONF_DIR"] = PACKAGED
+    NM.start_macguised(MACGUISED)
+    # FreedomBox makes its connections at its first setup, long after macguised
+    # started: an activation macguised finds under way when it starts is not
+    # one it can cut.
+    NM.wait_for("macguised to follow NetworkManager",
+                lambda: "following NetworkManager" in NM.log_text("macguised"))
+    freedombox_connection(WAN, "veth0", "ethernet", "connection.autoconnect", "FALSE",
+                          "connection.zone", "external")
+    freedombox_connection(LAN, "eth1", "ethernet", "connection.autoconnect", "FALSE",
+                          "connection.zone", "internal", "ipv4.method", "shared")
+    freedombox_connection(HOTSPOT, "wlan0", "wifi", "connection.autoconnect", "FALSE",
+                          "connection.zone", "internal", "ipv4.method", "shared",
+                          "wifi.mode", "ap", "wifi-sec.key-mgmt", "wpa-psk",
+                          "wifi-sec.psk", "freedombox123")
+    NM.nmcli("connection", "add", "type", "wifi", "con-name", CLIENT, "ssid", "Cafe", "ifname", "*",
+             "connection.autoconnect", "no")
+    NM.wait_cloned(WAN)
+    NM.wait_cloned(HOTSPOT, setting="802-11-wireless")
+    NM.wait_cloned(CLIENT, setting="802-11-wireless")
+    NM.macguised_caught_up()
 
 
 @mgtap.test
@@ -114,6 +120,7 @@ def a_connection_switched_to_shared_takes_the_shared_defaults():
 
 
 try:
+    set_up()
     mgtap.run()
 finally:
     NM.stop()
