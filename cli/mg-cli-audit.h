@@ -18,12 +18,6 @@ gboolean mg_scan_randomization_off(void);
 GPtrArray *mg_audit_global(NMClient *client, gboolean wifi);
 /* The profile's findings (MgFinding) under the policy in effect. */
 GPtrArray *mg_audit_connection(MgCliState *st, NMConnection *c);
-/* Whether DHCP sends the host name, from whichever of NetworkManager's two
- * settings is in effect (MG_SEND_HOSTNAME_V2 since 1.52). */
-#define MG_SEND_HOSTNAME_V2 "dhcp-send-hostname-v2"
-gboolean mg_ip_sends_hostname(NMSettingIPConfig *ip);
-/* The libnm this runs with has MG_SEND_HOSTNAME_V2. */
-gboolean mg_ip_has_send_hostname_v2(NMSettingIPConfig *ip);
 JsonObject *mg_finding_json(const MgFinding *f);
 void mg_finding_print(const MgFinding *f);
 

@@ -320,6 +320,13 @@ mg_audit_profile(const MgAuditInput *input)
 	return out;
 }
 
+gboolean
+mg_finding_kept(const MgFinding *f)
+{
+	return !f->advice && !g_str_has_prefix(f->setting, MG_POLICY_KEY_PREFIX) &&
+	       !g_str_has_suffix(f->setting, ".cloned-mac-address");
+}
+
 MgFinding *
 mg_audit_scan_randomization(void)
 {

@@ -98,6 +98,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(MgFinding, mg_finding_free)
 const char *mg_severity_to_string(MgSeverity severity);
 /* The profile's findings (MgFinding), worst first. */
 GPtrArray *mg_audit_profile(const MgAuditInput *input);
+/* A fix macguised keeps in a profile whose own macguise.harden is yes: one
+ * `harden` applies (not advice) to NetworkManager's IP and name-service
+ * settings. macguise's own keys and the cloned address stay the user's
+ * and the address decisions' business. */
+gboolean mg_finding_kept(const MgFinding *f);
 /* The one global finding: Wi-Fi scans with the card's own address. */
 MgFinding *mg_audit_scan_randomization(void);
 /* NetworkManager's log @level (GetLogging's, "INFO" by default) names the

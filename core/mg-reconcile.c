@@ -13,7 +13,7 @@ static const char *const mg_action_flag_names[] = {
 	"hand-back",  "mark-user-owned", "adopt-unrecorded", "adopt-link",
 	"mark-used",  "mark-pending",    "assign",           "rewrite",
 	"reactivate", "watch-link",      "record-verdict",   "burn",
-	"give-up",    "forget",          "release",
+	"give-up",    "forget",          "release",          "harden",
 };
 
 static const char *const mg_profile_address_names[] = {
@@ -203,7 +203,8 @@ mg_reconcile_reverted(const MgSnapshot *snap,
 static MgReconcile
 mg_reconcile_backoff(const MgSnapshot *snap, gint64 now, MgReconcile r)
 {
-	guint writes = MG_DO_ASSIGN | MG_DO_REWRITE | MG_DO_REACTIVATE | MG_DO_ADOPT_LINK;
+	guint writes =
+	    MG_DO_ASSIGN | MG_DO_REWRITE | MG_DO_REACTIVATE | MG_DO_ADOPT_LINK | MG_DO_HARDEN;
 
 	if ((r.actions & writes) == 0 || now >= snap->retry_at)
 		return r;
@@ -290,6 +291,23 @@ mg_reconcile_mark(const MgSnapshot *snap, MgReconcile r)
 	return r;
 }
 
+/* A profile whose own macguise.harden is yes keeps `harden`'s fixes: one
+ * that lost some (FreedomBox's Networks page replaces the IP settings
+ * whole) has them written back. Whatever macguise thinks of its address,
+ * set by hand or off included: they are not about the address. A write
+ * already decided carries them anyway. */
+static MgReconcile
+mg_reconcile_harden(const MgSnapshot *snap, MgReconcile r)
+{
+	if (!snap->keeps_hardened || !snap->unhardened || snap->in_flight ||
+	    (r.actions & (MG_DO_ASSIGN | MG_DO_REWRITE | MG_DO_RELEASE)) != 0)
+		return r;
+	r.actions |= MG_DO_HARDEN;
+	if ((r.actions & ~MG_DO_HARDEN) == 0)
+		r.reason = "unhardened";
+	return r;
+}
+
 gboolean
 mg_snapshot_manages(const MgSnapshot *snap)
 {
@@ -308,5 +326,6 @@ mg_reconcile(const MgSnapshot *snap, const char *boot_id, gint64 now, MgEvent ev
 		return gone;
 	}
 	r = mg_reconcile_decide(snap, boot_id, now, event);
-	return mg_reconcile_backoff(snap, now, mg_reconcile_mark(snap, r));
+	r = mg_reconcile_harden(snap, mg_reconcile_mark(snap, r));
+	return mg_reconcile_backoff(snap, now, r);
 }

@@ -51,6 +51,8 @@ typedef struct {
 	gboolean unmarked;       /* the current address lacks its mark (written by an earlier
 				    macguise, or by another writer) */
 	guint recovery_attempts; /* new addresses for conflicts since the last clean check */
+	gboolean keeps_hardened; /* its own macguise.harden is yes (mg-harden.h) */
+	gboolean unhardened;     /* it lacks a fix macguised keeps (mg_finding_kept) */
 } MgSnapshot;
 
 /* Whether macguise manages the profile with the address the state holds
@@ -78,6 +80,7 @@ typedef enum {
 	MG_DO_RELEASE = 1 << 14,         /* mode off: macguise's address and mark leave the
 					    profile (the card's own address from its next
 					    activation); the address stays in the history */
+	MG_DO_HARDEN = 1 << 15,          /* write back the fixes a hardened profile lost */
 } MgReconcileAction;
 
 typedef struct {

@@ -96,6 +96,9 @@ mg_service_snapshot(MgService *self,
 			  mg_service_settling(self, connection, cloned);
 	snap->gate_attempts = GPOINTER_TO_UINT(g_hash_table_lookup(self->gate, uuid));
 	snap->retry_at = ws != NULL ? ws->retry_at : 0;
+	snap->keeps_hardened = mg_harden_is_kept(connection);
+	snap->unhardened = snap->keeps_hardened &&
+			   mg_harden_keep(connection, policy, snap->user_owned, FALSE, NULL) > 0;
 }
 
 static MgReconcile
@@ -254,6 +257,22 @@ mg_service_release(MgService *self, NMRemoteConnection *rc, MgDeviceClass device
 	mg_service_write(self, rc, device_class, FALSE, w);
 }
 
+/* A profile kept hardened lost some of harden's fixes: they are written
+ * back, through the same write path (mg-service-update.c applies them to
+ * NetworkManager's current copy). */
+static void
+mg_service_harden(MgService *self, NMRemoteConnection *rc, MgDeviceClass device_class)
+{
+	static const MgMac none = { { 0 } };
+	MgWrite *w;
+
+	if (mg_service_defer(self, rc))
+		return;
+	w = mg_write_new(self, NM_CONNECTION(rc), &none);
+	w->harden_only = TRUE;
+	mg_service_write(self, rc, device_class, FALSE, w);
+}
+
 /* The writes a decision asks for. */
 static void
 mg_service_apply_writes(MgService *self,
@@ -272,6 +291,9 @@ mg_service_apply_writes(MgService *self,
 		mg_service_release(self, rc, device_class);
 		return;
 	}
+	/* (never with an address write: that one carries the fixes) */
+	if ((actions & MG_DO_HARDEN) != 0)
+		mg_service_harden(self, rc, device_class);
 	if ((actions & MG_DO_REACTIVATE) != 0) {
 		iface = mg_service_active_iface(self, uuid);
 		iface = iface != NULL ? iface : "";

@@ -21,6 +21,7 @@
 #include "mg-config.h"
 #include "mg-error.h"
 #include "mg-generator.h"
+#include "mg-harden.h"
 #include "mg-hook-env.h"
 #include "mg-neighbours.h"
 #include "mg-nm-leases.h"
@@ -119,6 +120,8 @@ typedef struct {
 	MgMac mac;
 	gboolean assign;       /* a new address (else the current one written again) */
 	gboolean release;      /* no address: macguise's and its mark leave (mode=off) */
+	gboolean harden_only;  /* no address: only the fixes a hardened profile lost */
+	char *hardened;        /* the settings whose fixes it writes back, or NULL */
 	gint64 due_at;         /* for a new address */
 	gboolean for_conflict; /* a recovery, not a rotation */
 	MgDeviceClass device_class;

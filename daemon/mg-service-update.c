@@ -70,6 +70,8 @@ mg_service_set_keys(NMConnection *copy, const MgWrite *w)
 {
 	char text[MG_MAC_STRLEN];
 
+	if (w->harden_only)
+		return;
 	if (w->release) {
 		NMSetting *user =
 		    nm_connection_get_setting_by_name(copy, NM_SETTING_USER_SETTING_NAME);
@@ -113,6 +115,36 @@ mg_service_write_stale(MgService *self, MgWrite *w, NMRemoteConnection *rc, cons
 	mg_write_free(w);
 }
 
+/* A profile whose own macguise.harden is yes gets back, in the copy
+ * written, whatever of harden's fixes it lost (whoever took them out):
+ * how many. */
+static guint
+mg_service_keep_hardened(MgService *self, NMRemoteConnection *rc, NMConnection *current, MgWrite *w)
+{
+	const MgProfileState *p = mg_state_get_profile(self->rt.state, w->uuid);
+	const MgPolicy *policy = mg_service_policy(self, NM_CONNECTION(rc), w->device_class);
+	g_autoptr(GString) settings = g_string_new(NULL);
+	guint kept;
+
+	if (!mg_harden_is_kept(current))
+		return 0;
+	kept = mg_harden_keep(current, policy, p != NULL && p->user_owned, TRUE, settings);
+	if (kept > 0)
+		w->hardened = g_string_free(g_steal_pointer(&settings), FALSE);
+	return kept;
+}
+
+/* A write of harden's fixes alone that NetworkManager's current copy does
+ * not need (libnm's copy lagged): over, with nothing written. */
+static void
+mg_service_write_needless(MgService *self, MgWrite *w)
+{
+	g_hash_table_remove(self->in_flight, w->uuid);
+	mg_service_write_ended(self);
+	mg_service_write_over(self, NULL);
+	mg_write_free(w);
+}
+
 static void
 mg_service_update_read(GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -148,6 +180,10 @@ mg_service_update_read(GObject *source, GAsyncResult *result, gpointer user_data
 		return;
 	}
 	mg_service_set_keys(current, w);
+	if (mg_service_keep_hardened(self, rc, current, w) == 0 && w->harden_only) {
+		mg_service_write_needless(self, w);
+		return;
+	}
 	nm_remote_connection_update2(rc,
 				     nm_connection_to_dbus(current, NM_CONNECTION_SERIALIZE_ALL),
 				     NM_SETTINGS_UPDATE2_FLAG_TO_DISK,

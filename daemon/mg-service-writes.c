@@ -63,6 +63,7 @@ mg_write_free(MgWrite *w)
 	g_free(w->uuid);
 	g_free(w->id);
 	g_free(w->basis);
+	g_free(w->hardened);
 	g_free(w);
 }
 
@@ -100,6 +101,14 @@ mg_service_write_failed(MgService *self, MgWrite *w, const GError *error)
 	ws->failures++;
 	ws->retry_at = mg_reconcile_retry_at(ws->failures, now);
 	mg_service_write_superseded(self, w);
+	if (w->harden_only) {
+		g_warning("profile '%s': cannot write back harden's fixes (trying again in "
+			  "%" G_GINT64_FORMAT " s): %s",
+			  w->id,
+			  ws->retry_at - now,
+			  error->message);
+		return;
+	}
 	g_warning("profile '%s': cannot write its address (trying again in %" G_GINT64_FORMAT
 		  " s): %s",
 		  w->id,
@@ -133,6 +142,12 @@ mg_service_write_succeeded(MgService *self, MgWrite *w)
 	g_autofree char *text = mg_mac_to_string(&w->mac);
 	gboolean replaces = p->has_address;
 
+	if (w->hardened != NULL)
+		g_message("profile '%s': kept hardened: %s written back", w->id, w->hardened);
+	if (w->harden_only) {
+		g_hash_table_remove(self->writes, w->uuid);
+		return;
+	}
 	if (w->release) {
 		mg_service_release_succeeded(self, w);
 		return;

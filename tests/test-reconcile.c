@@ -29,6 +29,8 @@ mg_case_snapshot(GKeyFile *kf, MgSnapshot *snap)
 	snap->retry_at = mg_case_get_int(kf, "profile", "retry-at", "0");
 	snap->gate_attempts = (guint)mg_case_get_int(kf, "profile", "gate-attempts", "0");
 	snap->recovery_attempts = (guint)mg_case_get_int(kf, "state", "recovery-attempts", "0");
+	snap->keeps_hardened = mg_case_get_bool(kf, "profile", "keeps-hardened");
+	snap->unhardened = mg_case_get_bool(kf, "profile", "unhardened");
 }
 
 /* `macguise rotate` (request=rotate or rotate-now): the outcome too. */

@@ -38,6 +38,7 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, os.path.join(HERE, "..", "nm"))
 import mgtap  # noqa: E402
 from nmnetns import NmNetns  # noqa: E402
+from fbxdeb import freedombox_deb  # noqa: E402
 
 MACGUISED, CLI, APP, SHOTS = sys.argv[1:5]
 PORT = 8000
@@ -46,16 +47,6 @@ USER, PASSWORD = "owner", "a long test passphrase 7"
 # The modules FreedomBox's own page templates link to; every other
 # FreedomBox app stays off, and none is set up (see plinth_prepare.py).
 PLINTH_MODULES = ("backups", "diagnostics", "help", "power", "sso", "storage", "users")
-
-
-def freedombox_deb():
-    """Debian's freedombox package, fetched by tools/dev."""
-    found = sorted(glob.glob(os.environ.get(
-        "MG_FREEDOMBOX_DEB", "/var/cache/macguise-freedombox/freedombox_*.deb")))
-    if not found:
-        raise RuntimeError("no freedombox .deb: run tools/dev test (it fetches one "
-                           "into /var/cache/macguise-freedombox)")
-    return found[-1]
 
 
 def sh(*cmd, **kwargs):
@@ -370,13 +361,15 @@ def freedombox_diagnostics_report_what_links_each_connection():
 @page_test
 def apply_fixes_hardens_the_connection():
     DRIVER.get(BASE + f"/sys/macguise/profile/{NM.uuid_of('cafe')}/")
-    assert finds("#macguise-findings li")
+    assert finds("#macguise-findings li") and not finds("#macguise-kept-hardened")
     message, failed = submit(find("#macguise-harden"))
     assert not failed, message
     left = [f for f in cli_json("audit", "cafe")["profiles"][0]["findings"] if not f["advice"]]
     assert left == [], left
     assert not NM.sends_host_name("cafe")
     assert not finds("#macguise-findings li")
+    # macguised now puts the fixes back should the Networks page undo them
+    assert finds("#macguise-kept-hardened")
     assert diagnostics_rows().get("Connection cafe: nothing links it across addresses") \
         == "passed"
 

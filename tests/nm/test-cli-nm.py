@@ -292,6 +292,8 @@ def harden_clears_every_finding():
     assert get("ipv6.dhcp-send-hostname") in ("no", "0"), get("ipv6.dhcp-send-hostname")
     assert get("ipv4.dhcp-client-id") == "mac" and get("ipv6.dhcp-duid") == "stable-uuid"
     assert "macguise.harden=yes" in keyfile("leaky")
+    assert all(prof["kept_hardened"] for prof in out["profiles"]), out
+    assert "kept hardened (macguise.harden=yes)" in cli("audit", "leaky").stdout
     # The hand-set "permanent" was cleared: macguise gives "fixed" an address.
     wait_cloned("fixed")
     assert cli("harden").returncode == 2

@@ -10,16 +10,21 @@ hardening. The administrator's macguise.conf wins over the packaged
 file."""
 import json
 import os
+import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "freedombox"))
 import mgtap  # noqa: E402
+from fbxdeb import freedombox_deb  # noqa: E402
 from nmnetns import NmNetns, catalogue_lookup  # noqa: E402
 
 MACGUISED, CLI = sys.argv[1], sys.argv[2]
 PACKAGED = os.path.join(os.environ["MG_SOURCE_ROOT"], "packaging", "freedombox",
                         "macguise.conf.d")
+PLINTH_EDIT = os.path.join(os.path.dirname(__file__), "..", "freedombox", "plinth_edit.py")
 NM = NmNetns()
 
 
@@ -112,9 +117,53 @@ def the_administrators_file_wins_key_by_key():
     assert cli_json("policy", WAN)["settings"]["rotate"]["value"] == "never"
 
 
+def plinth_edits(name, dns):
+    """FreedomBox's own code (Debian's freedombox package, unpacked) edits
+    the connection as its Networks page does: new IPv4 and IPv6 settings."""
+    with tempfile.TemporaryDirectory() as root:
+        subprocess.run(["dpkg-deb", "-x", freedombox_deb(), root], check=True)
+        NM.run("/usr/bin/python3", PLINTH_EDIT, root, NM.uuid_of(name), name, "veth0", dns)
+
+
+def dns_of(name):
+    return NM.nmcli("-g", "ipv4.dns", "connection", "show", name).stdout.strip()
+
+
+@mgtap.test
+def a_hardened_connection_edited_in_freedombox_is_hardened_again():
+    NM.run(CLI, "harden", WAN)
+    assert not NM.sends_host_name(WAN)
+    audit = cli_json("audit", WAN)["profiles"][0]
+    assert audit["kept_hardened"] and not [f for f in audit["findings"] if not f["advice"]], audit
+    plinth_edits(WAN, "192.0.2.53")
+    # FreedomBox's edit landed (its DNS server), and macguised undid what it
+    # undid: the new IPv4 settings send the host name by default.
+    NM.wait_for("FreedomBox's edit", lambda: dns_of(WAN) == "192.0.2.53")
+    NM.wait_for("macguised to write harden's fixes back",
+                lambda: "kept hardened: " in NM.log_text("macguised")
+                and not NM.sends_host_name(WAN))
+    assert "ipv4.dhcp-send-hostname" in NM.log_text("macguised")
+    assert dns_of(WAN) == "192.0.2.53", "FreedomBox's own change stays"
+    NM.macguised_caught_up()
+    assert NM.log_text("macguised").count("kept hardened: ") == 1, "written back once"
+    audit = cli_json("audit", WAN)["profiles"][0]
+    assert not [f for f in audit["findings"] if not f["advice"]], audit
+
+
+@mgtap.test
+def a_connection_not_hardened_by_its_owner_is_left_as_edited():
+    assert not cli_json("audit", CLIENT)["profiles"][0]["kept_hardened"]
+    NM.nmcli("connection", "modify", CLIENT, "ipv4.dhcp-send-hostname", "no")
+    NM.nmcli("connection", "modify", CLIENT, "ipv4.dhcp-send-hostname", "yes")
+    NM.macguised_caught_up()
+    assert NM.sends_host_name(CLIENT), "only harden's own key makes macguised keep it"
+
+
 @mgtap.test
 def a_connection_switched_to_shared_takes_the_shared_defaults():
-    NM.nmcli("connection", "modify", WAN, "ipv4.method", "shared")
+    # (without the DNS server FreedomBox's edit above gave it: not allowed
+    # with shared)
+    NM.nmcli("connection", "modify", WAN, "ipv4.dns", "", "ipv4.method", "shared")
     NM.wait_for("the WAN to count as shared", lambda: status(WAN)["kind"] == "ethernet-shared")
     assert status(WAN)["mode"] == "off"
 

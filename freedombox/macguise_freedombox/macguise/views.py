@@ -160,6 +160,7 @@ class ProfileView(FormView):
             'profile': self.profile,
             'next_rotation': _next_change(self.profile),
             'verdict': (self.profile.get('check') or {}).get('verdict'),
+            'kept_hardened': bool(audit and audit[0].get('kept_hardened')),
             'uuid': self.uuid,
         })
         return context
