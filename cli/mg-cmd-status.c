@@ -12,6 +12,7 @@
 #include "mg-cli-nm.h"
 #include "mg-cli.h"
 #include "mg-profile.h"
+#include "mg-status-fields.h"
 
 static char *
 mg_iso_time(gint64 t)
@@ -172,218 +173,42 @@ mg_status_profile_json(MgCliState *st, NMClient *client, NMRemoteConnection *rc)
 	return o;
 }
 
-/* Text for people ------------------------------------------------------------- */
-
-static char *
-mg_local_time(const char *iso)
-{
-	g_autoptr(GDateTime) utc = iso != NULL ? g_date_time_new_from_iso8601(iso, NULL) : NULL;
-	g_autoptr(GDateTime) local = utc != NULL ? g_date_time_to_local(utc) : NULL;
-	return local != NULL ? g_date_time_format(local, "%Y-%m-%d %H:%M") : g_strdup("—");
-}
-
-static const char *
-mg_member_string(JsonObject *o, const char *member)
-{
-	JsonNode *n = json_object_get_member(o, member);
-	return n != NULL && JSON_NODE_HOLDS_VALUE(n) ? json_node_get_string(n) : NULL;
-}
-
-static JsonObject *
-mg_member_object(JsonObject *o, const char *member)
-{
-	JsonNode *n = json_object_get_member(o, member);
-	return n != NULL && JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
-}
-
-static char *
-mg_status_next_text(JsonObject *o)
-{
-	JsonObject *next = mg_member_object(o, "next_rotation");
-	const char *when;
-	const char *cloned = mg_member_string(o, "cloned_mac_address");
-
-	if (!json_object_get_boolean_member(o, "managed")) {
-		/* NetworkManager's own choice: its name, not "set by hand" */
-		if (mg_nm_mac_is_choice(cloned))
-			/* TRANSLATORS: %s is NetworkManager's keyword: random, stable, stable-ssid
-			 */
-			return g_strdup_printf(_("NetworkManager's %s"), cloned);
-		return g_strdup(json_object_get_boolean_member(o, "user_owned") ? _("set by hand")
-										: _("unmanaged"));
-	}
-	if (next == NULL)
-		return g_strdup("?");
-	when = mg_member_string(next, "when");
-	if (g_strcmp0(when, "at") == 0)
-		return mg_local_time(mg_member_string(next, "at"));
-	if (g_strcmp0(when, "now") == 0)
-		return g_strdup(_("now"));
-	if (g_strcmp0(when, "deactivation") == 0)
-		return g_strdup(_("when it goes down"));
-	if (g_strcmp0(when, "activation") == 0)
-		return g_strdup(_("each activation"));
-	if (g_strcmp0(when, "boot") == 0)
-		return g_strdup(_("next boot"));
-	return g_strdup(_("never"));
-}
-
-static const char *
-mg_status_check_text(JsonObject *o)
-{
-	JsonObject *recovery = mg_member_object(o, "recovery");
-	JsonObject *check = mg_member_object(o, "check");
-
-	if (recovery != NULL && json_object_get_boolean_member(recovery, "failed"))
-		return _("conflict, gave up");
-	return check != NULL ? mg_member_string(check, "verdict") : "—";
-}
-
+/* The profiles for people (a table, or a record per profile named) or,
+ * with -t, -f or -g, as the @chosen fields. */
 static void
-mg_print_row(GPtrArray *cells, const guint *widths)
+mg_status_print(JsonObject *root, gboolean named, GPtrArray *chosen, const MgCliOutput *out)
 {
-	GString *line = g_string_new(NULL);
-	for (guint i = 0; i < cells->len; i++) {
-		const char *cell = g_ptr_array_index(cells, i);
-		g_string_append(line, cell);
-		if (i + 1 < cells->len)
-			for (glong pad = (glong)widths[i] + 2 - g_utf8_strlen(cell, -1); pad > 0;
-			     pad--)
-				g_string_append_c(line, ' ');
-	}
-	g_print("%s\n", line->str);
-	g_string_free(line, TRUE);
-}
+	JsonArray *list = json_object_get_array_member(root, "profiles");
 
-static void
-mg_status_print_table(JsonArray *profiles)
-{
-	const char *heads[] = { N_("PROFILE"), N_("TYPE"),   N_("MODE"), N_("ROTATE"),
-				N_("ADDRESS"), N_("VENDOR"), N_("NEXT"), N_("CHECK") };
-	g_autoptr(GPtrArray) rows =
-	    g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
-	guint widths[G_N_ELEMENTS(heads)] = { 0 };
-	GPtrArray *head = g_ptr_array_new();
-
-	for (guint i = 0; i < G_N_ELEMENTS(heads); i++)
-		g_ptr_array_add(head, (gpointer)_(heads[i]));
-	g_ptr_array_add(rows, head);
-	for (guint r = 0; r < json_array_get_length(profiles); r++) {
-		JsonObject *o = json_array_get_object_element(profiles, r);
-		GPtrArray *row = g_ptr_array_new_with_free_func(g_free);
-		const char *address = mg_member_string(o, "address");
-		const char *vendor = mg_member_string(o, "vendor");
-		g_ptr_array_add(row, g_strdup(mg_member_string(o, "id")));
-		g_ptr_array_add(row, g_strdup(mg_member_string(o, "type")));
-		g_ptr_array_add(row, g_strdup(mg_member_string(o, "mode")));
-		g_ptr_array_add(row, g_strdup(mg_member_string(o, "rotate")));
-		g_ptr_array_add(row,
-				g_strdup(address != NULL ? address
-					 : mg_member_string(o, "cloned_mac_address") != NULL
-					     ? mg_member_string(o, "cloned_mac_address")
-					     : "—"));
-		g_ptr_array_add(row, g_strdup(vendor != NULL ? vendor : "—"));
-		g_ptr_array_add(row, mg_status_next_text(o));
-		g_ptr_array_add(row, g_strdup(mg_status_check_text(o)));
-		g_ptr_array_add(rows, row);
+	if (!mg_cli_output_chosen(out) && named) {
+		for (guint i = 0; i < json_array_get_length(list); i++)
+			mg_status_print_detail(json_array_get_object_element(list, i));
+	} else if (!mg_cli_output_chosen(out) && json_array_get_length(list) == 0) {
+		g_print("%s\n", _("No Ethernet or Wi-Fi profiles."));
+	} else if (!named) {
+		mg_cli_fields_print_table(chosen, list, out);
+	} else {
+		/* a record per profile named, as nmcli connection show NAME */
+		for (guint i = 0; i < json_array_get_length(list); i++)
+			mg_cli_fields_print_record(
+			    chosen, json_array_get_object_element(list, i), out);
 	}
-	for (guint r = 0; r < rows->len; r++) {
-		GPtrArray *row = g_ptr_array_index(rows, r);
-		for (guint i = 0; i < row->len; i++)
-			widths[i] =
-			    MAX(widths[i], (guint)g_utf8_strlen(g_ptr_array_index(row, i), -1));
-	}
-	for (guint r = 0; r < rows->len; r++)
-		mg_print_row(g_ptr_array_index(rows, r), widths);
-}
-
-static void
-mg_detail(const char *label, const char *value)
-{
-	/* TRANSLATORS: a label and its value in `macguise status PROFILE` */
-	g_print("  %-15s %s\n", label, value);
-}
-
-static void
-mg_status_print_detail(JsonObject *o)
-{
-	JsonObject *check = mg_member_object(o, "check");
-	JsonObject *conflict = mg_member_object(o, "last_conflict");
-	JsonObject *recovery = mg_member_object(o, "recovery");
-	JsonArray *problems = json_object_get_array_member(o, "problems");
-	const char *address = mg_member_string(o, "address");
-	const char *vendor = mg_member_string(o, "vendor");
-	g_autofree char *assigned = mg_local_time(mg_member_string(o, "assigned_at"));
-	g_autofree char *next = mg_status_next_text(o);
-	g_autofree char *addr_text = NULL;
-
-	g_print("%s (%s)\n", mg_member_string(o, "id"), mg_member_string(o, "uuid"));
-	mg_detail(_("type:"), mg_member_string(o, "type"));
-	mg_detail(_("active:"), json_object_get_boolean_member(o, "active") ? _("yes") : _("no"));
-	mg_detail(_("mode:"), mg_member_string(o, "mode"));
-	mg_detail(_("rotate:"), mg_member_string(o, "rotate"));
-	if (address != NULL)
-		addr_text = g_strdup_printf(
-		    "%s (%s)", address, vendor != NULL ? vendor : _("not in the catalogue"));
-	else
-		addr_text = g_strdup(mg_member_string(o, "cloned_mac_address") != NULL
-					 ? mg_member_string(o, "cloned_mac_address")
-					 : _("none"));
-	mg_detail(_("address:"), addr_text);
-	mg_detail(_("assigned:"), assigned);
-	mg_detail(_("next rotation:"), next);
-	if (check != NULL) {
-		g_autofree char *at = mg_local_time(mg_member_string(check, "at"));
-		g_autofree char *text = g_strdup_printf("%s, %s: %s",
-							mg_member_string(check, "verdict"),
-							at,
-							mg_member_string(check, "evidence"));
-		mg_detail(_("link check:"), text);
-	}
-	if (conflict != NULL) {
-		g_autofree char *at = mg_local_time(mg_member_string(conflict, "at"));
-		g_autofree char *text =
-		    g_strdup_printf("%s: %s", at, mg_member_string(conflict, "evidence"));
-		mg_detail(_("last conflict:"), text);
-	}
-	if (recovery != NULL) {
-		guint n = (guint)json_object_get_int_member(recovery, "attempts");
-		g_autofree char *text =
-		    json_object_get_boolean_member(recovery, "failed")
-			? g_strdup_printf(g_dngettext(GETTEXT_PACKAGE,
-						      "gave up after %u new address",
-						      "gave up after %u new addresses",
-						      n),
-					  n)
-			: g_strdup_printf(g_dngettext(GETTEXT_PACKAGE,
-						      "%u new address so far",
-						      "%u new addresses so far",
-						      n),
-					  n);
-		mg_detail(_("recovery:"), text);
-	}
-	if (mg_member_string(o, "recognised_at") != NULL) {
-		g_autofree char *at = mg_local_time(mg_member_string(o, "recognised_at"));
-		g_autofree char *text = g_strdup_printf(
-		    _("macguise's state was lost; on %s the profile was recognised by "
-		      "macguise's mark in it and kept managed"),
-		    at);
-		mg_detail(_("state lost:"), text);
-	}
-	for (guint i = 0; i < json_array_get_length(problems); i++)
-		mg_detail(_("problem:"), json_array_get_string_element(problems, i));
 }
 
 int
 mg_cmd_status(int argc, char **argv)
 {
 	gboolean json = FALSE;
+	g_auto(MgCliOutput) out = { 0 };
 	const GOptionEntry entries[] = {
 		{ "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print a JSON object"), NULL },
+		MG_CLI_OUTPUT_OPTIONS(&out),
 		{ NULL },
 	};
 	g_autoptr(NMClient) client = NULL;
 	g_autoptr(GPtrArray) profiles = NULL;
+	g_autoptr(GPtrArray) chosen = NULL;
+	g_autoptr(GError) error = NULL;
 	g_autoptr(JsonObject) root = json_object_new();
 	JsonArray *list = json_array_new();
 	MgCliState st;
@@ -395,8 +220,16 @@ mg_cmd_status(int argc, char **argv)
 		_("Show what macguise does with each Ethernet and Wi-Fi profile."),
 		entries,
 		&argc,
-		&argv))
+		&argv) ||
+	    !mg_cli_output_check("status", &out, json))
 		return MG_EXIT_USAGE;
+	chosen = mg_cli_fields_select(mg_status_fields,
+				      mg_status_n_fields,
+				      argc > 1 ? "all" : MG_STATUS_TABLE_FIELDS,
+				      &out,
+				      &error);
+	if (chosen == NULL)
+		return mg_cli_usage_error("status", "%s", error->message);
 	status = mg_cli_open("status", argv + 1, &client, &profiles);
 	if (status != MG_EXIT_OK)
 		return status;
@@ -415,14 +248,10 @@ mg_cmd_status(int argc, char **argv)
 		json_node_set_object(node, root);
 		mg_cli_print_json(node);
 	} else {
-		if (argc > 1) {
-			for (guint i = 0; i < json_array_get_length(list); i++)
-				mg_status_print_detail(json_array_get_object_element(list, i));
-		} else if (json_array_get_length(list) == 0) {
-			g_print("%s\n", _("No Ethernet or Wi-Fi profiles."));
-		} else {
-			mg_status_print_table(list);
-		}
+		mg_status_print(root, argc > 1, chosen, &out);
+	}
+	/* for scripts, the fields alone */
+	if (!json && !mg_cli_output_chosen(&out)) {
 		if (!st.daemon_running)
 			g_print("\n%s\n",
 				_("macguised is not running: nothing rotates or is checked "
@@ -431,5 +260,5 @@ mg_cmd_status(int argc, char **argv)
 			g_print("%s\n", st.state_problem);
 	}
 	mg_cli_state_clear(&st);
-	return MG_EXIT_OK;
+	return status;
 }

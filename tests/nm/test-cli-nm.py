@@ -94,6 +94,43 @@ def status_in_both_forms():
     assert cli("status", "no-such").returncode == 10
 
 
+def terse(value):
+    """A value as nmcli's terse output escapes it."""
+    return (value or "").replace("\\", "\\\\").replace(":", "\\:")
+
+
+@mgtap.test
+def status_prints_fields_for_scripts_as_nmcli_does():
+    rows = cli_json("status")["profiles"]
+    # -t -f: one line a profile, no header, ':' between values and escaped in them
+    p = cli("status", "-t", "-f", "id,address,type,next")
+    assert p.returncode == 0, p.stderr
+    want = [":".join([terse(r["id"]), terse(r["address"] or r["cloned_mac_address"]), r["type"],
+                      terse((r["next_rotation"] or {}).get("at")
+                            or (r["next_rotation"] or {}).get("when"))]) for r in rows]
+    assert p.stdout.splitlines() == want, (p.stdout, want)
+    # before the command, as nmcli takes them, and the same
+    assert cli("-t", "-f", "id,address,type,next", "status").stdout == p.stdout
+    # -g for one profile named: the values alone, one a line; -e no leaves ':' alone
+    e1 = cli_json("status", "e1")["profiles"][0]
+    p = cli("-g", "address,mode,managed", "status", "e1")
+    assert p.stdout.splitlines() == [terse(e1["address"]), "plausible", "yes"], p.stdout
+    assert cli("-e", "no", "-g", "address", "status", "e1").stdout == e1["address"] + "\n"
+    # -t with a profile named: name:value records, every field
+    record = dict(line.split(":", 1) for line in cli("-t", "status", "e1").stdout.splitlines())
+    assert record["uuid"] == NM.uuid_of("e1") and record["kind"] == "ethernet", record
+    # -f alone: a table for people with the columns chosen
+    table = cli("status", "-f", "uuid,id").stdout.splitlines()
+    assert table[0].split() == ["UUID", "PROFILE"], table[0]
+    assert any(line.startswith(NM.uuid_of("e1")) for line in table[1:]), table
+    # mistakes: usage errors that say what is allowed, before NetworkManager is asked
+    p = cli("status", "-f", "id,colour")
+    assert p.returncode == 2 and "no field 'colour'" in p.stderr and "vendor-id" in p.stderr, p.stderr
+    assert cli("status", "-g", "id", "-f", "id").returncode == 2
+    assert cli("status", "-t", "--json").returncode == 2
+    assert cli("-x", "status").returncode == 2
+
+
 @mgtap.test
 def policy_set_and_read_back_in_the_profile_and_by_macguised():
     p = cli("policy", "e1", "rotate=2w", "macguise.harden=no", "vendors=intel,realtek")
@@ -431,6 +468,13 @@ def bash_completes_commands_profiles_and_policy_keys():
     assert complete("macguise rotate --n") == ["--now"]
     assert complete("macguise generate --class e") == ["ethernet"]
     assert complete("macguise generate --class a") == ["ap"]
+    # nmcli's output options, before the command too, and the fields they name
+    assert complete("macguise -t st") == ["status"]
+    assert complete("macguise -f id,add") == ["id,address"]
+    assert complete("macguise status -g vendor") == ["vendor", "vendor-id"]
+    error = cli("status", "-f", "?").stderr
+    fields = error[error.index("the fields: ") + 12:error.index(", or all")].split(", ")
+    assert set(complete("macguise status -f ")) == set(fields) | {"all"}, error
 
 
 @mgtap.test
