@@ -421,6 +421,24 @@ def the_page_speaks_the_language_the_owner_chose():
         DRIVER.delete_cookie("django_language")
 
 
+@mgtap.test
+def freedomboxs_own_test_setup_runs_the_app_views_for_real():
+    """tests/freedombox/views under pytest with FreedomBox's Django test
+    settings, as FreedomBox tests its apps' views, in this FreedomBox with
+    its sudo rule and actions runner, against this NetworkManager."""
+    env = dict(NM.env, PYTHONDONTWRITEBYTECODE="1", LC_ALL="C.UTF-8")
+    p = subprocess.run(
+        ["/usr/bin/python3", "-m", "pytest", "-p", "no:cacheprovider", "-c", "/dev/null",
+         "--rootdir", os.path.join(HERE, "views"), "-ra", "-v",
+         "--ds=plinth.tests.data.django_test_settings", os.path.join(HERE, "views")],
+        cwd="/var/lib/plinth", env=env, capture_output=True, text=True, timeout=600)
+    for line in (p.stdout + p.stderr).splitlines():
+        print("# pytest: " + line)
+    assert p.returncode == 0, "pytest failed"
+    summary = p.stdout.strip().splitlines()[-1]
+    assert " passed" in summary and "skipped" not in summary, summary
+
+
 try:
     set_up()
     mgtap.run()
