@@ -386,9 +386,10 @@ mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 /* One timer, for the earliest instant any profile asked for: no polling.
  * An instant already past (the decision waits for something) is looked at
  * again a second from now, not in a loop. */
-void
-mg_service_rearm(MgService *self)
+static gboolean
+mg_service_rearm_now(gpointer user_data)
 {
+	MgService *self = user_data;
 	GHashTableIter iter;
 	gpointer v;
 	gint64 earliest = G_MAXINT64;
@@ -398,6 +399,15 @@ mg_service_rearm(MgService *self)
 	while (g_hash_table_iter_next(&iter, NULL, &v))
 		earliest = MIN(earliest, *(gint64 *)v);
 	mg_wall_timer_arm(self->timer, earliest == G_MAXINT64 ? 0 : MAX(earliest, now + 1));
+	self->rearm_id = 0;
+	return G_SOURCE_REMOVE;
+}
+
+void
+mg_service_rearm(MgService *self)
+{
+	if (self->rearm_id == 0)
+		self->rearm_id = g_idle_add(mg_service_rearm_now, self);
 }
 
 void

@@ -185,10 +185,51 @@ mg_service_connection_seen(MgService *self, NMRemoteConnection *rc)
 	mg_service_rearm(self);
 }
 
+/* libnm's copy of the profile changed: it has fetched NetworkManager's new
+ * settings, so it is current again. */
 static void
 mg_service_connection_changed(NMConnection *connection, gpointer user_data)
 {
-	mg_service_connection_seen(user_data, NM_REMOTE_CONNECTION(connection));
+	MgService *self = user_data;
+
+	g_hash_table_remove(self->unsettled, nm_connection_get_path(connection));
+	mg_service_connection_seen(self, NM_REMOTE_CONNECTION(connection));
+}
+
+/* NetworkManager changed a profile (anyone's write, macguised's too): libnm
+ * fetches the new settings, and until it has them its copy lags. The
+ * signal comes before any later reply on the same bus connection, so a
+ * profile not listed here was current in libnm as of the last message
+ * read. */
+static void
+mg_service_profile_updated(GDBusConnection *connection,
+			   const char *sender,
+			   const char *path,
+			   const char *interface,
+			   const char *signal,
+			   GVariant *parameters,
+			   gpointer user_data)
+{
+	MgService *self = user_data;
+
+	g_hash_table_add(self->unsettled, g_strdup(path));
+}
+
+static void
+mg_service_watch_updates(MgService *self)
+{
+	self->updated_bus = g_object_ref(nm_client_get_dbus_connection(self->client));
+	self->updated_watch =
+	    g_dbus_connection_signal_subscribe(self->updated_bus,
+					       NULL,
+					       NM_DBUS_INTERFACE_SETTINGS_CONNECTION,
+					       "Updated",
+					       NULL,
+					       NULL,
+					       G_DBUS_SIGNAL_FLAGS_NONE,
+					       mg_service_profile_updated,
+					       self,
+					       NULL);
 }
 
 static void
@@ -216,6 +257,7 @@ mg_service_connection_removed(NMClient *client, NMRemoteConnection *rc, gpointer
 	MgReconcile r = mg_reconcile(
 	    &none, self->rt.boot_id, g_get_real_time() / G_USEC_PER_SEC, MG_EVENT_REMOVED);
 
+	g_hash_table_remove(self->unsettled, nm_connection_get_path(NM_CONNECTION(rc)));
 	if (uuid != NULL)
 		mg_service_policy_removed(self, uuid);
 	if (uuid == NULL || (r.actions & MG_DO_FORGET) == 0)
@@ -336,5 +378,6 @@ mg_service_client_ready(GObject *source, GAsyncResult *result, gpointer user_dat
 				self,
 				0);
 	mg_service_watch_resume(self);
+	mg_service_watch_updates(self);
 	mg_service_nm_running_changed(self->client, NULL, self);
 }

@@ -49,9 +49,14 @@ struct _MgService {
 	GHashTable *unchecked; /* UUIDs whose activation's link address is not checked yet */
 	GHashTable *gate;      /* UUID -> re-activations in a row for a wrong link address */
 	GHashTable *in_flight; /* UUIDs whose profile write has not returned */
-	int profile_lock;      /* mg-profile-lock.h; -1: none */
-	gboolean lock_held;    /* while any write is under way */
-	GQueue locked_out;     /* MgWrite: started while the macguise command held the lock */
+	/* D-Bus paths of profiles NetworkManager changed whose new settings
+	 * libnm has not fetched yet (mg-service-update.c) */
+	GHashTable *unsettled;
+	GDBusConnection *updated_bus;
+	guint updated_watch;
+	int profile_lock;   /* mg-profile-lock.h; -1: none */
+	gboolean lock_held; /* while any write is under way */
+	GQueue locked_out;  /* MgWrite: started while the macguise command held the lock */
 	guint lock_retry_id;
 	GQueue to_commit; /* MgWrite: new addresses waiting for the save that records them */
 	guint commit_id;
@@ -65,6 +70,7 @@ struct _MgService {
 	GHashTable *wake_at;    /* UUID -> next instant worth waking for */
 	GHashTable *reactivate; /* UUID -> interface ("": any) to bring it up on once written */
 	MgWallTimer *timer;     /* for the earliest instant any profile asked for */
+	guint rearm_id;         /* the timer is to be set again, once idle */
 	GDBusConnection *resume_bus;
 	guint resume_watch;    /* logind's PrepareForSleep */
 	guint publish_id;      /* the link-check index is to be rewritten */
@@ -197,6 +203,8 @@ void mg_service_snapshot(MgService *self,
 			 const MgPolicy *policy,
 			 MgSnapshot *snap);
 void mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event);
+/* Sets the timer again once the main loop is idle: many changes, one pass
+ * over the profiles. */
 void mg_service_rearm(MgService *self);
 /* The wall-clock timer's callback (mg-wall-timer.h). */
 void mg_service_timer_fired(gboolean clock_set, gpointer user_data);

@@ -8,10 +8,14 @@
 /* One profile write, in three steps: the profile lock, so that the macguise
  * command does not write the profile at the same time (mg-profile-lock.h);
  * NetworkManager's current copy of the profile; then Update2 with that copy
- * and macguise's keys. libnm's copy, which the decision read, can lag a
- * write another program has just made, and written back whole it would
- * undo that write. A current copy whose basis differs from the decided
- * one's is not written: the decision is made again on it. */
+ * and macguise's keys. libnm's copy can lag a write another program has
+ * just made, and written back whole it would undo that write: it serves as
+ * the current copy only while NetworkManager has announced no change libnm
+ * has not fetched (mg-service-follow.c), else the copy is read from
+ * NetworkManager. A current copy whose basis differs from the decided
+ * one's is not written: the decision is made again on it. (NetworkManager
+ * 1.44's Update2 can refuse a write to a profile changed meanwhile; Debian
+ * 12's 1.42 cannot.) */
 
 static gboolean
 mg_service_take_lock(MgService *self)
@@ -145,36 +149,14 @@ mg_service_write_needless(MgService *self, MgWrite *w)
 	mg_write_free(w);
 }
 
+/* @current is NetworkManager's current copy of @w's profile: written with
+ * macguise's keys, unless the profile changed since the decision. */
 static void
-mg_service_update_read(GObject *source, GAsyncResult *result, gpointer user_data)
+mg_service_update_with(MgWrite *w, NMRemoteConnection *rc, NMConnection *current)
 {
-	MgWrite *w = user_data;
 	MgService *self = w->self;
-	g_autoptr(GError) error = NULL;
-	g_autoptr(GVariant) ret =
-	    g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, &error);
-	g_autoptr(GVariant) settings = NULL;
-	g_autoptr(NMConnection) current = NULL;
-	g_autofree char *basis = NULL;
-	NMRemoteConnection *rc =
-	    w->rc != NULL && nm_object_get_client(NM_OBJECT(w->rc)) != NULL ? w->rc : NULL;
+	g_autofree char *basis = mg_profile_basis(current);
 
-	if (ret != NULL) {
-		g_variant_get(ret, "(@a{sa{sv}})", &settings);
-		current = nm_simple_connection_new_from_dbus(settings, &error);
-	}
-	if (current == NULL || rc == NULL) {
-		if (error == NULL)
-			error = g_error_new_literal(
-			    MG_ERROR, MG_ERROR_NOT_FOUND, _("the profile is gone"));
-		g_hash_table_remove(self->in_flight, w->uuid);
-		mg_service_write_ended(self);
-		mg_service_write_failed(self, w, error);
-		mg_service_write_over(self, NULL);
-		mg_write_free(w);
-		return;
-	}
-	basis = mg_profile_basis(current);
 	if (!g_str_equal(basis, w->basis)) {
 		mg_service_write_stale(self, w, rc, basis);
 		return;
@@ -193,12 +175,54 @@ mg_service_update_read(GObject *source, GAsyncResult *result, gpointer user_data
 				     w);
 }
 
-/* Reads NetworkManager's current copy of the profile (under the lock). */
+static void
+mg_service_update_read(GObject *source, GAsyncResult *result, gpointer user_data)
+{
+	MgWrite *w = user_data;
+	MgService *self = w->self;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GVariant) ret =
+	    g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, &error);
+	g_autoptr(GVariant) settings = NULL;
+	g_autoptr(NMConnection) current = NULL;
+	NMRemoteConnection *rc =
+	    w->rc != NULL && nm_object_get_client(NM_OBJECT(w->rc)) != NULL ? w->rc : NULL;
+
+	if (ret != NULL) {
+		g_variant_get(ret, "(@a{sa{sv}})", &settings);
+		current = nm_simple_connection_new_from_dbus(settings, &error);
+	}
+	if (current == NULL || rc == NULL) {
+		if (error == NULL)
+			error = g_error_new_literal(
+			    MG_ERROR, MG_ERROR_NOT_FOUND, _("the profile is gone"));
+		g_hash_table_remove(self->in_flight, w->uuid);
+		mg_service_write_ended(self);
+		mg_service_write_failed(self, w, error);
+		mg_service_write_over(self, NULL);
+		mg_write_free(w);
+		return;
+	}
+	mg_service_update_with(w, rc, current);
+}
+
+/* NetworkManager's current copy of the profile (under the lock): libnm's,
+ * unless NetworkManager changed the profile since libnm last fetched it
+ * (mg_service_profile_updated); then read from NetworkManager. Reading
+ * every profile before each write would cost NetworkManager a fifth more
+ * work, and a round trip, per write. */
 static void
 mg_service_update_start(MgWrite *w)
 {
 	NMClient *client = w->self->client;
 	NMRemoteConnection *rc = w->rc;
+
+	if (rc != NULL && nm_object_get_client(NM_OBJECT(rc)) != NULL &&
+	    !g_hash_table_contains(w->self->unsettled, nm_connection_get_path(NM_CONNECTION(rc)))) {
+		g_autoptr(NMConnection) current = nm_simple_connection_new_clone(NM_CONNECTION(rc));
+		mg_service_update_with(w, rc, current);
+		return;
+	}
 
 	g_dbus_connection_call(nm_client_get_dbus_connection(client),
 			       nm_client_get_dbus_name_owner(client),

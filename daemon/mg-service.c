@@ -45,6 +45,10 @@ mg_service_finalize(GObject *object)
 	if (self->resume_watch != 0)
 		g_dbus_connection_signal_unsubscribe(self->resume_bus, self->resume_watch);
 	g_clear_object(&self->resume_bus);
+	if (self->updated_watch != 0)
+		g_dbus_connection_signal_unsubscribe(self->updated_bus, self->updated_watch);
+	g_clear_object(&self->updated_bus);
+	g_clear_handle_id(&self->rearm_id, g_source_remove);
 	g_clear_handle_id(&self->publish_id, g_source_remove);
 	g_clear_handle_id(&self->save_retry_id, g_source_remove);
 	g_clear_handle_id(&self->lock_retry_id, g_source_remove);
@@ -73,6 +77,7 @@ mg_service_finalize(GObject *object)
 	g_clear_pointer(&self->unchecked, g_hash_table_unref);
 	g_clear_pointer(&self->gate, g_hash_table_unref);
 	g_clear_pointer(&self->in_flight, g_hash_table_unref);
+	g_clear_pointer(&self->unsettled, g_hash_table_unref);
 	g_queue_clear_full(&self->deferred, g_free);
 	g_clear_pointer(&self->deferred_set, g_hash_table_unref);
 	g_clear_pointer(&self->wake_at, g_hash_table_unref);
@@ -113,6 +118,7 @@ mg_service_init(MgService *self)
 	self->unchecked = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	self->gate = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	self->in_flight = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	self->unsettled = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	g_queue_init(&self->deferred);
 	self->deferred_set = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_object_unref);
 	self->wake_at = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);

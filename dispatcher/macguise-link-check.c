@@ -42,41 +42,71 @@ typedef struct {
 	GError *watch_error;
 } MgHook;
 
+/* A clean verdict is sent without waiting for macguised's answer (it
+ * only records it): NetworkManager waits for this process, and a round
+ * trip to macguised would add to every activation. The message is flushed
+ * to the bus before the process ends. Any other verdict waits for what
+ * macguised does about it, for the log. */
+static gboolean
+mg_hook_send(MgHook *hook, GVariant *parameters, MgVerdict verdict, char **outcome, GError **error)
+{
+	g_autoptr(GDBusMessage) message = NULL;
+	g_autoptr(GVariant) ret = NULL;
+
+	if (verdict != MG_VERDICT_CLEAN) {
+		ret = g_dbus_connection_call_sync(hook->bus,
+						  MG_DBUS_NAME,
+						  MG_DBUS_PATH,
+						  MG_DBUS_INTERFACE,
+						  "ReportVerdict",
+						  parameters,
+						  G_VARIANT_TYPE("(s)"),
+						  G_DBUS_CALL_FLAGS_NO_AUTO_START,
+						  MG_HOOK_CALL_TIMEOUT_MS,
+						  NULL,
+						  error);
+		if (ret != NULL)
+			g_variant_get(ret, "(s)", outcome);
+		return ret != NULL;
+	}
+	message = g_dbus_message_new_method_call(
+	    MG_DBUS_NAME, MG_DBUS_PATH, MG_DBUS_INTERFACE, "ReportVerdict");
+	g_dbus_message_set_body(message, parameters);
+	g_dbus_message_set_flags(
+	    message, G_DBUS_MESSAGE_FLAGS_NO_REPLY_EXPECTED | G_DBUS_MESSAGE_FLAGS_NO_AUTO_START);
+	if (!g_dbus_connection_send_message(
+		hook->bus, message, G_DBUS_SEND_MESSAGE_FLAGS_NONE, NULL, error) ||
+	    !g_dbus_connection_flush_sync(hook->bus, NULL, error))
+		return FALSE;
+	/* TRANSLATORS: what macguised did with a clean verdict: it was sent,
+	 * no answer awaited */
+	*outcome = g_strdup(_("told"));
+	return TRUE;
+}
+
 static void
 mg_hook_report(MgHook *hook, MgVerdict verdict, const char *evidence)
 {
 	g_autofree char *clean = mg_evidence_sanitize(evidence);
 	guint elapsed_ms = (guint)((g_get_monotonic_time() - hook->started) / 1000);
 	g_autoptr(GError) error = NULL;
-	g_autoptr(GVariant) ret = NULL;
-	const char *outcome = "";
+	g_autofree char *outcome = NULL;
 	g_autofree char *read = NULL;
+	GVariant *parameters = g_variant_new("(sssssu)",
+					     hook->request->uuid,
+					     hook->request->iface,
+					     hook->address,
+					     mg_verdict_to_string(verdict),
+					     clean,
+					     elapsed_ms);
 
-	ret = g_dbus_connection_call_sync(hook->bus,
-					  MG_DBUS_NAME,
-					  MG_DBUS_PATH,
-					  MG_DBUS_INTERFACE,
-					  "ReportVerdict",
-					  g_variant_new("(sssssu)",
-							hook->request->uuid,
-							hook->request->iface,
-							hook->address,
-							mg_verdict_to_string(verdict),
-							clean,
-							elapsed_ms),
-					  G_VARIANT_TYPE("(s)"),
-					  G_DBUS_CALL_FLAGS_NO_AUTO_START,
-					  MG_HOOK_CALL_TIMEOUT_MS,
-					  NULL,
-					  &error);
-	if (ret == NULL) {
+	if (!mg_hook_send(hook, parameters, verdict, &outcome, &error)) {
 		g_warning(_("%s: cannot tell macguised the verdict (%s): %s"),
 			  hook->request->iface,
 			  mg_verdict_to_string(verdict),
 			  error->message);
 		return;
 	}
-	g_variant_get(ret, "(&s)", &outcome);
 	read = g_strdup_printf(
 	    g_dngettext(GETTEXT_PACKAGE, "%u frame read", "%u frames read", hook->frames_read),
 	    hook->frames_read);
