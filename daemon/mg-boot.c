@@ -68,11 +68,11 @@ mg_boot_clear(MgBoot *b)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(MgBoot, mg_boot_clear)
 
-/* A new address goes into the state, durably, before the keyfile: if the
- * keyfile write is then lost, the profile keeps an address the history
- * knows, never one macguise would hand out again. With harden, a new
- * stable-id epoch goes with it. */
-static gboolean
+/* A new address goes into the state (saved once for every profile, before
+ * any keyfile is written: if a keyfile write is then lost, the profile
+ * keeps an address the history knows, never one macguise would hand out
+ * again). With harden, a new stable-id epoch goes with it. */
+static void
 mg_boot_record(
     MgBoot *b, NMConnection *connection, GKeyFile *kf, const MgPolicy *policy, const MgMac *mac)
 {
@@ -87,7 +87,25 @@ mg_boot_record(
 	mg_random_fill(b->rt.rng, &jitter, sizeof(jitter));
 	mg_state_assign(
 	    b->rt.state, p, mac, b->now, mg_schedule_due_at(policy, b->now, jitter), b->rt.boot_id);
-	return mg_runtime_save(&b->rt);
+}
+
+/* A keyfile to write: its new contents, and what it was decided on. */
+typedef struct {
+	GKeyFile *kf;
+	char *path;
+	NMConnection *connection;
+	MgMac mac;
+	gboolean assigned; /* a new address (else the current one written again) */
+	const char *reason;
+} MgBootWrite;
+
+static void
+mg_boot_write_free(MgBootWrite *w)
+{
+	g_key_file_unref(w->kf);
+	g_free(w->path);
+	g_object_unref(w->connection);
+	g_free(w);
 }
 
 /* @mac as the keyfile's cloned address, with macguise's mark beside it. */
@@ -132,9 +150,11 @@ mg_boot_write_keyfile(GKeyFile *kf, const char *path)
 	return TRUE;
 }
 
-/* Returns TRUE when the file was rewritten. */
-static gboolean
-mg_boot_profile(MgBoot *b, const char *dir, const char *path)
+/* The keyfile at @path, decided: what to write into it, or NULL for
+ * nothing. A new address is drawn and recorded in the state, not yet
+ * saved. */
+static MgBootWrite *
+mg_boot_decide(MgBoot *b, const char *dir, const char *path)
 {
 	g_autoptr(GKeyFile) kf = g_key_file_new();
 	g_autoptr(GError) error = NULL;
@@ -144,26 +164,26 @@ mg_boot_profile(MgBoot *b, const char *dir, const char *path)
 	MgSnapshot snap;
 	MgReconcile r;
 	MgDeviceClass device_class;
+	MgBootWrite *w;
 	MgMac mac;
 
 	if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_KEEP_COMMENTS, &error) ||
 	    (connection = nm_keyfile_read(
 		 kf, dir, NM_KEYFILE_HANDLER_FLAGS_NONE, NULL, NULL, &error)) == NULL) {
 		g_warning("%s: skipped: %s", path, error->message);
-		return FALSE;
+		return NULL;
 	}
 	device_class = mg_profile_class(connection);
 	if (device_class == MG_DEVICE_CLASS_NONE || nm_connection_get_uuid(connection) == NULL)
-		return FALSE;
+		return NULL;
 	p = mg_state_get_profile(b->rt.state, nm_connection_get_uuid(connection));
 	mg_profile_policy(&b->rt.config, b->rt.catalogue, connection, device_class, &policy);
 	mg_profile_snapshot(b->rt.state, p, connection, device_class, &policy, &snap);
 	r = mg_reconcile(&snap, b->rt.boot_id, b->now, MG_EVENT_BOOT);
 	/* Only writes happen here; what changes the state alone (set by
 	 * hand, handed back, adopted) the running service does and reports. */
-	if ((r.actions & (MG_DO_ASSIGN | MG_DO_REWRITE)) == 0) {
-		return FALSE;
-	}
+	if ((r.actions & (MG_DO_ASSIGN | MG_DO_REWRITE)) == 0)
+		return NULL;
 	if ((r.actions & MG_DO_REWRITE) != 0) {
 		mac = p->address; /* a reverted keyfile gets its current address back */
 	} else if (!mg_profile_draw(b->rt.catalogue,
@@ -180,29 +200,41 @@ mg_boot_profile(MgBoot *b, const char *dir, const char *path)
 		g_warning("profile '%s': no address to give it: %s",
 			  nm_connection_get_id(connection),
 			  error->message);
-		return FALSE;
+		return NULL;
 	}
 	mg_boot_set_address(kf, connection, device_class, &mac);
-	if ((r.actions & MG_DO_ASSIGN) != 0 && !mg_boot_record(b, connection, kf, &policy, &mac)) {
-		return FALSE; /* logged; the profile keeps its address */
-	}
-	if (!mg_boot_write_keyfile(kf, path))
+	w = g_new0(MgBootWrite, 1);
+	w->assigned = (r.actions & MG_DO_ASSIGN) != 0;
+	if (w->assigned)
+		mg_boot_record(b, connection, kf, &policy, &mac);
+	w->kf = g_steal_pointer(&kf);
+	w->path = g_strdup(path);
+	w->connection = g_steal_pointer(&connection);
+	w->mac = mac;
+	w->reason = r.reason;
+	return w;
+}
+
+/* Writes a decided keyfile; TRUE when it was rewritten. */
+static gboolean
+mg_boot_write(MgBoot *b, const MgBootWrite *w)
+{
+	g_autofree char *digest = NULL;
+	char text[MG_MAC_STRLEN];
+
+	if (!mg_boot_write_keyfile(w->kf, w->path))
 		return FALSE;
-	{
-		g_autofree char *digest = mg_state_log_digest(b->rt.state, &mac);
-		char text[MG_MAC_STRLEN];
-		mg_mac_format(&mac, text);
-		g_message("profile '%s': new address #%s at boot (%s)",
-			  nm_connection_get_id(connection),
-			  digest,
-			  r.reason);
-		g_debug(
-		    "profile '%s': new address %s at boot", nm_connection_get_id(connection), text);
-	}
-	if ((r.actions & MG_DO_ASSIGN) != 0)
+	digest = mg_state_log_digest(b->rt.state, &w->mac);
+	mg_mac_format(&w->mac, text);
+	g_message("profile '%s': new address #%s at boot (%s)",
+		  nm_connection_get_id(w->connection),
+		  digest,
+		  w->reason);
+	g_debug("profile '%s': new address %s at boot", nm_connection_get_id(w->connection), text);
+	if (w->assigned)
 		mg_nm_forget_leases(b->nm_state_dir,
-				    nm_connection_get_uuid(connection),
-				    nm_connection_get_id(connection));
+				    nm_connection_get_uuid(w->connection),
+				    nm_connection_get_id(w->connection));
 	return TRUE;
 }
 
@@ -282,6 +314,9 @@ mg_boot_run(const MgBootPaths *paths, guint *rewritten, GError **error)
 	g_auto(MgBoot) b = { 0 };
 	g_autoptr(GDir) dir = NULL;
 	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) writes =
+	    g_ptr_array_new_with_free_func((GDestroyNotify)mg_boot_write_free);
+	gboolean assigned = FALSE, recorded;
 	const char *name;
 
 	*rewritten = 0;
@@ -309,7 +344,21 @@ mg_boot_run(const MgBootPaths *paths, guint *rewritten, GError **error)
 			g_ptr_array_add(names, g_build_filename(keyfile_dir, name, NULL));
 	}
 	for (guint i = 0; i < names->len; i++) {
-		if (mg_boot_profile(&b, keyfile_dir, g_ptr_array_index(names, i)))
+		MgBootWrite *w = mg_boot_decide(&b, keyfile_dir, g_ptr_array_index(names, i));
+		if (w != NULL) {
+			g_ptr_array_add(writes, w);
+			assigned |= w->assigned;
+		}
+	}
+	/* One durable save records every new address, before any keyfile has
+	 * one; without it, only addresses recorded before are written again. */
+	recorded = !assigned || mg_runtime_save(&b.rt);
+	if (!recorded)
+		g_warning("the new addresses cannot be recorded in the state; the profiles keep "
+			  "theirs");
+	for (guint i = 0; i < writes->len; i++) {
+		const MgBootWrite *w = g_ptr_array_index(writes, i);
+		if ((recorded || !w->assigned) && mg_boot_write(&b, w))
 			(*rewritten)++;
 	}
 	mg_boot_first_contact(&b, paths->nm_conf_dir);

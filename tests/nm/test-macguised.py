@@ -8,8 +8,10 @@ import json
 import os
 import re
 import select
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
@@ -229,6 +231,28 @@ def networkmanager_restart_is_caught_up_with():
     wait_cloned("e3", timeout=30)
 
 
+def boot_step_with_read_only_state():
+    """macguised --boot with a copy of the state on a read-only tmpfs of
+    the test's own, unmounted after."""
+    ro = tempfile.mkdtemp(prefix="mg-ro-state-")
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m,mode=0700", "mg-ro-state", ro],
+                   check=True)
+    try:
+        state = os.path.join(NM.dir, "state")
+        for name in os.listdir(state):
+            shutil.copy2(os.path.join(state, name), ro)
+        subprocess.run(["mount", "-o", "remount,ro", ro], check=True)
+        NM.use_macguise_dirs()
+        NM.env["STATE_DIRECTORY"] = ro
+        return NM.run(MACGUISED, "--boot", f"--keyfile-dir={NM.dir}/system-connections",
+                      f"--nm-conf-dir={NM.dir}/conf.d", f"--nm-state-dir={NM.nm_lib}",
+                      ns=NM.ns, check=False)
+    finally:
+        NM.use_macguise_dirs()
+        subprocess.run(["umount", ro], check=True)
+        os.rmdir(ro)
+
+
 @mgtap.test
 def boot_step_rewrites_due_profiles_before_networkmanager_starts():
     # The machine was off past e1's rotation time: the boot step, run
@@ -255,6 +279,12 @@ def boot_step_rewrites_due_profiles_before_networkmanager_starts():
     for path in leases.values():
         with open(path, "w") as f:
             f.write("# This is private data. Do not parse.\nADDRESS=10.77.0.9\n")
+    # A state that cannot be saved (its directory read-only): no keyfile
+    # gets an address the history does not hold, and it says why.
+    p = boot_step_with_read_only_state()
+    assert "cannot be recorded in the state" in p.stderr, p.stderr
+    with open(e1_keyfile) as f:
+        assert f.read() == before
     p = NM.run_boot_step(MACGUISED)
     assert "1 profile(s) given a new address" in p.stdout + p.stderr, p.stdout + p.stderr
     assert not os.path.exists(leases[uuid]) and os.path.exists(leases[act_uuid])
