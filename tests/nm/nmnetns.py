@@ -521,7 +521,8 @@ class NmNetns:
                     value = re.sub(r"^(u?int\d+|byte) ", "", value)
                     if value in ("true", "false"):
                         status[key] = value == "true"
-                    elif value.startswith("'"):
+                    elif value[:1] in ("'", '"'):
+                        # GVariant's text quotes a string holding ' with "
                         status[key] = value[1:-1]
                     else:
                         status[key] = int(value)

@@ -166,10 +166,16 @@ def test_app_page_lists_every_connection_with_its_address(rf, app, profile):
         macguise('defaults')['classes']['wifi']['rotate'], form.initial
 
 
+def _diagnostic_text(result):
+    """A result's words: a (text, result) tuple in FreedomBox 23.6, a
+    DiagnosticCheck with its parameters apart in 25."""
+    if isinstance(result, (list, tuple)):
+        return str(result[0])
+    return str(result.description).format(**(getattr(result, 'parameters', None) or {}))
+
+
 def test_diagnostics_report_each_connection(app, profile):
-    results = app.diagnose()
-    texts = [str(result[0] if isinstance(result, (list, tuple))
-                 else result.description) for result in results]
+    texts = [_diagnostic_text(result) for result in app.diagnose()]
     assert any(PROFILE in text for text in texts), texts
 
 
