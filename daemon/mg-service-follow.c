@@ -285,7 +285,10 @@ mg_service_nm_running_changed(NMClient *client, GParamSpec *pspec, gpointer user
 		g_message("NetworkManager is not running; waiting for it");
 		g_hash_table_remove_all(self->active);
 		g_hash_table_remove_all(self->unchecked);
+		/* its successor's object paths may name other profiles */
+		g_hash_table_remove_all(self->unsettled);
 		mg_service_policy_changed(self, NULL);
+		g_clear_handle_id(&self->rearm_id, g_source_remove);
 		mg_wall_timer_arm(self->timer, 0);
 		return;
 	}
