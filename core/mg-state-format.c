@@ -385,5 +385,6 @@ mg_state_new_from_data(
 		if (!ok)
 			return NULL;
 	}
+	mg_state_remember_current(state);
 	return g_steal_pointer(&state);
 }

@@ -191,8 +191,12 @@ mg_state_record_verdict(MgProfileState *profile,
 	}
 }
 
-gboolean
-mg_state_is_current(MgState *state, const MgMac *mac)
+/* Every profile's current address stays in the history, whatever its
+ * age (mg_state_prune_history keeps it; a loaded file gets it back), so
+ * that mg_state_was_used alone tells a candidate is taken, without a pass
+ * over every profile for each draw. */
+void
+mg_state_remember_current(MgState *state)
 {
 	GHashTableIter iter;
 	gpointer value;
@@ -200,10 +204,25 @@ mg_state_is_current(MgState *state, const MgMac *mac)
 	g_hash_table_iter_init(&iter, state->profiles);
 	while (g_hash_table_iter_next(&iter, NULL, &value)) {
 		const MgProfileState *p = value;
-		if (p->has_address && mg_mac_equal(&p->address, mac))
-			return TRUE;
+		if (p->has_address && !mg_state_was_used(state, &p->address))
+			mg_state_remember(state, &p->address, p->assigned_at);
 	}
-	return FALSE;
+}
+
+static GHashTable *
+mg_state_current_digests(MgState *state)
+{
+	GHashTable *current = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	GHashTableIter iter;
+	gpointer value;
+
+	g_hash_table_iter_init(&iter, state->profiles);
+	while (g_hash_table_iter_next(&iter, NULL, &value)) {
+		const MgProfileState *p = value;
+		if (p->has_address)
+			g_hash_table_add(current, mg_state_history_digest(state, &p->address));
+	}
+	return current;
 }
 
 gboolean
@@ -246,6 +265,7 @@ mg_state_prune_history(MgState *state, gint64 now, gint64 max_age, guint max_ent
 {
 	g_autoptr(GArray) items = g_array_new(FALSE, FALSE, sizeof(MgHistoryItem));
 	g_autoptr(GPtrArray) doomed = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GHashTable) current = mg_state_current_digests(state);
 	GHashTableIter iter;
 	gpointer k, v;
 	guint keep;
@@ -253,6 +273,8 @@ mg_state_prune_history(MgState *state, gint64 now, gint64 max_age, guint max_ent
 	g_hash_table_iter_init(&iter, state->history);
 	while (g_hash_table_iter_next(&iter, &k, &v)) {
 		MgHistoryItem item = { k, *(gint64 *)v };
+		if (g_hash_table_contains(current, k))
+			continue; /* in use: kept, and not counted */
 		if (item.time < now - max_age)
 			g_ptr_array_add(doomed, g_strdup(k));
 		else

@@ -69,9 +69,12 @@ void mg_state_record_verdict(MgProfileState *profile,
 			     gint64 now);
 /* Records @mac in the reuse history: it is never handed out again. */
 void mg_state_remember(MgState *state, const MgMac *mac, gint64 now);
+/* In the history: handed out before, or some profile's current address
+ * (which the history always holds; see mg_state_remember_current). */
 gboolean mg_state_was_used(MgState *state, const MgMac *mac);
-/* Whether @mac is some profile's current address. */
-gboolean mg_state_is_current(MgState *state, const MgMac *mac);
+/* Puts every profile's current address into the history, where a file
+ * written by an earlier macguise may lack it. */
+void mg_state_remember_current(MgState *state);
 /* When @mac was last recorded in the history; 0 if never. */
 gint64 mg_state_remembered_at(MgState *state, const MgMac *mac);
 guint mg_state_history_size(MgState *state);

@@ -257,7 +257,7 @@ mg_profile_accept(const MgMac *candidate, gpointer user_data)
 {
 	MgDrawData *d = user_data;
 
-	if (mg_state_was_used(d->state, candidate) || mg_state_is_current(d->state, candidate))
+	if (mg_state_was_used(d->state, candidate))
 		return FALSE;
 	for (guint i = 0; d->taken != NULL && i < d->taken->len; i++) {
 		if (mg_mac_equal(&g_array_index(d->taken, MgMac, i), candidate))

@@ -252,6 +252,43 @@ test_state_history_bounds(Fixture *f, gconstpointer data)
 	g_assert_true(mg_state_was_used(t, &m));
 }
 
+/* A profile's current address stays in the history whatever its age or
+ * the history's size, and a file without it (an earlier macguise pruned
+ * it) gets it back when loaded: a draw never gives it to another profile. */
+static void
+test_state_history_keeps_current(Fixture *f, gconstpointer data)
+{
+	g_autoptr(MgState) s = load(f, MG_STATE_CREATED);
+	g_autoptr(MgState) t = NULL;
+	MgProfileState *p = mg_state_ensure_profile(s, "7e2c6d6e-5b1e-4f4b-9d4a-3c1f0e9b8a71");
+	MgMac current, other;
+
+	mg_mac_from_u64(G_GUINT64_CONSTANT(0x8cf8c5000001), &current);
+	mg_mac_from_u64(G_GUINT64_CONSTANT(0x8cf8c5000002), &other);
+	mg_state_assign(s, p, &current, 1000, 2000, "");
+	mg_state_remember(s, &other, 1000);
+	g_assert_cmpuint(mg_state_prune_history(s, 100000, 10, 0), ==, 1);
+	g_assert_true(mg_state_was_used(s, &current));
+	g_assert_false(mg_state_was_used(s, &other));
+	/* the file as an earlier macguise could leave it: no history entry */
+	g_assert_true(mg_state_save(s, f->dir, NULL));
+	{
+		g_autofree char *path = state_path(f);
+		g_autofree char *text = NULL;
+		g_autofree char *sealed = NULL;
+		char *history;
+		g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
+		/* the last section before the seal: its one entry goes */
+		history = strstr(text, "[history]\n");
+		g_assert_nonnull(history);
+		history[strlen("[history]\n")] = '\0';
+		sealed = mg_test_seal(text);
+		g_assert_true(g_file_set_contents(path, sealed, -1, NULL));
+	}
+	t = load(f, MG_STATE_LOADED);
+	g_assert_true(mg_state_was_used(t, &current));
+}
+
 /* Writes a valid file, then breaks it in one way. */
 typedef char *(*MgBreakFunc)(const char *good);
 
@@ -684,6 +721,7 @@ main(int argc, char **argv)
 	ADD("no-plaintext-history", test_state_no_plaintext_history);
 	ADD("digests-differ-across-installs", test_state_digests_differ_across_installs);
 	ADD("history-bounds", test_state_history_bounds);
+	ADD("history-keeps-current", test_state_history_keeps_current);
 	ADD("corruption", test_state_corruption);
 	ADD("every-truncation", test_state_every_truncation);
 	ADD("bad-contents", test_state_bad_contents);
