@@ -24,10 +24,8 @@ mg_cli_output_check(const char *command, MgCliOutput *out, gboolean json)
 		mg_cli_usage_error(command, _("-e takes yes or no, not '%s'"), out->escape);
 		return FALSE;
 	}
-	if (out->get_values != NULL) {
+	if (out->get_values != NULL)
 		out->terse = TRUE;
-		out->values_only = TRUE;
-	}
 	return TRUE;
 }
 
@@ -106,23 +104,28 @@ mg_cli_append_terse(GString *line, const char *value, const MgCliOutput *out)
 	}
 }
 
+const char *
+mg_cli_member_string(JsonObject *o, const char *member)
+{
+	JsonNode *n = json_object_get_member(o, member);
+	return n != NULL && JSON_NODE_HOLDS_VALUE(n) ? json_node_get_string(n) : NULL;
+}
+
 static GPtrArray *
 mg_cli_fields_cells(GPtrArray *chosen, JsonObject *row, gboolean terse)
 {
 	GPtrArray *cells = g_ptr_array_new_with_free_func(g_free);
 	for (guint i = 0; i < chosen->len; i++) {
 		const MgCliField *f = g_ptr_array_index(chosen, i);
-		JsonNode *n = f->member != NULL ? json_object_get_member(row, f->member) : NULL;
-		char *value = f->member == NULL ? f->get(row, terse)
-			      : n != NULL && JSON_NODE_HOLDS_VALUE(n)
-				  ? g_strdup(json_node_get_string(n))
-				  : NULL;
+		char *value = f->member != NULL ? g_strdup(mg_cli_member_string(row, f->member))
+						: f->get(row, terse);
 		g_ptr_array_add(cells, value != NULL ? value : g_strdup(terse ? "" : "—"));
 	}
 	return cells;
 }
 
-void
+/* Rows of cells aligned in columns, as people read tables. */
+static void
 mg_cli_print_aligned(GPtrArray *rows)
 {
 	g_autofree guint *widths = NULL;
@@ -153,9 +156,8 @@ mg_cli_print_aligned(GPtrArray *rows)
 void
 mg_cli_fields_print_table(GPtrArray *chosen, JsonArray *rows, const MgCliOutput *out)
 {
-	g_autoptr(GPtrArray) table =
-	    g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
-	GPtrArray *head = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) table = NULL;
+	GPtrArray *head;
 
 	for (guint r = 0; out->terse && r < json_array_get_length(rows); r++) {
 		g_autoptr(GPtrArray) cells =
@@ -168,10 +170,10 @@ mg_cli_fields_print_table(GPtrArray *chosen, JsonArray *rows, const MgCliOutput 
 		}
 		g_print("%s\n", line->str);
 	}
-	if (out->terse) {
-		g_ptr_array_unref(head);
+	if (out->terse)
 		return;
-	}
+	table = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
+	head = g_ptr_array_new_with_free_func(g_free);
 	for (guint i = 0; i < chosen->len; i++)
 		g_ptr_array_add(head, g_strdup(_(((const MgCliField *)chosen->pdata[i])->header)));
 	g_ptr_array_add(table, head);
@@ -195,7 +197,7 @@ mg_cli_fields_print_record(GPtrArray *chosen, JsonObject *row, const MgCliOutput
 			g_print("%-15s %s\n", label, (const char *)g_ptr_array_index(cells, i));
 			continue;
 		}
-		if (!out->values_only)
+		if (out->get_values == NULL) /* -g: the values alone */
 			g_string_append_printf(line, "%s:", f->name);
 		mg_cli_append_terse(line, g_ptr_array_index(cells, i), out);
 		g_print("%s\n", line->str);

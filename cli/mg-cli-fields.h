@@ -27,7 +27,6 @@ typedef struct {
 	char *fields;     /* -f: names separated by commas, or "all" */
 	char *get_values; /* -g */
 	char *escape;     /* -e: "yes" (the default) or "no" */
-	gboolean values_only;
 } MgCliOutput;
 
 /* The four options, for a command's GOptionEntry list. */
@@ -80,8 +79,7 @@ void mg_cli_fields_print_table(GPtrArray *chosen, JsonArray *rows, const MgCliOu
 /* One row as a record: "NAME: value" lines, "name:value" terse, or the
  * values alone with -g. */
 void mg_cli_fields_print_record(GPtrArray *chosen, JsonObject *row, const MgCliOutput *out);
-/* "PROFILE" "TYPE" ... aligned, as people read tables (also for rows that
- * are not JSON). */
-void mg_cli_print_aligned(GPtrArray *rows);
+/* @o's string member @member, or NULL (none, or null). */
+const char *mg_cli_member_string(JsonObject *o, const char *member);
 
 G_END_DECLS

@@ -19,13 +19,6 @@ mg_local_time(const char *iso)
 	return local != NULL ? g_date_time_format(local, "%Y-%m-%d %H:%M") : g_strdup("—");
 }
 
-static const char *
-mg_member_string(JsonObject *o, const char *member)
-{
-	JsonNode *n = json_object_get_member(o, member);
-	return n != NULL && JSON_NODE_HOLDS_VALUE(n) ? json_node_get_string(n) : NULL;
-}
-
 static JsonObject *
 mg_member_object(JsonObject *o, const char *member)
 {
@@ -38,7 +31,7 @@ mg_status_next_text(JsonObject *o)
 {
 	JsonObject *next = mg_member_object(o, "next_rotation");
 	const char *when;
-	const char *cloned = mg_member_string(o, "cloned_mac_address");
+	const char *cloned = mg_cli_member_string(o, "cloned_mac_address");
 
 	if (!json_object_get_boolean_member(o, "managed")) {
 		/* NetworkManager's own choice: its name, not "set by hand" */
@@ -51,9 +44,9 @@ mg_status_next_text(JsonObject *o)
 	}
 	if (next == NULL)
 		return g_strdup("?");
-	when = mg_member_string(next, "when");
+	when = mg_cli_member_string(next, "when");
 	if (g_strcmp0(when, "at") == 0)
-		return mg_local_time(mg_member_string(next, "at"));
+		return mg_local_time(mg_cli_member_string(next, "at"));
 	if (g_strcmp0(when, "now") == 0)
 		return g_strdup(_("now"));
 	if (g_strcmp0(when, "deactivation") == 0)
@@ -73,7 +66,7 @@ mg_status_check_text(JsonObject *o)
 
 	if (recovery != NULL && json_object_get_boolean_member(recovery, "failed"))
 		return _("conflict, gave up");
-	return check != NULL ? mg_member_string(check, "verdict") : "—";
+	return check != NULL ? mg_cli_member_string(check, "verdict") : "—";
 }
 
 static void
@@ -90,39 +83,39 @@ mg_status_print_detail(JsonObject *o)
 	JsonObject *conflict = mg_member_object(o, "last_conflict");
 	JsonObject *recovery = mg_member_object(o, "recovery");
 	JsonArray *problems = json_object_get_array_member(o, "problems");
-	const char *address = mg_member_string(o, "address");
-	const char *vendor = mg_member_string(o, "vendor");
-	g_autofree char *assigned = mg_local_time(mg_member_string(o, "assigned_at"));
+	const char *address = mg_cli_member_string(o, "address");
+	const char *vendor = mg_cli_member_string(o, "vendor");
+	g_autofree char *assigned = mg_local_time(mg_cli_member_string(o, "assigned_at"));
 	g_autofree char *next = mg_status_next_text(o);
 	g_autofree char *addr_text = NULL;
 
-	g_print("%s (%s)\n", mg_member_string(o, "id"), mg_member_string(o, "uuid"));
-	mg_detail(_("type:"), mg_member_string(o, "type"));
+	g_print("%s (%s)\n", mg_cli_member_string(o, "id"), mg_cli_member_string(o, "uuid"));
+	mg_detail(_("type:"), mg_cli_member_string(o, "type"));
 	mg_detail(_("active:"), json_object_get_boolean_member(o, "active") ? _("yes") : _("no"));
-	mg_detail(_("mode:"), mg_member_string(o, "mode"));
-	mg_detail(_("rotate:"), mg_member_string(o, "rotate"));
+	mg_detail(_("mode:"), mg_cli_member_string(o, "mode"));
+	mg_detail(_("rotate:"), mg_cli_member_string(o, "rotate"));
 	if (address != NULL)
 		addr_text = g_strdup_printf(
 		    "%s (%s)", address, vendor != NULL ? vendor : _("not in the catalogue"));
 	else
-		addr_text = g_strdup(mg_member_string(o, "cloned_mac_address") != NULL
-					 ? mg_member_string(o, "cloned_mac_address")
+		addr_text = g_strdup(mg_cli_member_string(o, "cloned_mac_address") != NULL
+					 ? mg_cli_member_string(o, "cloned_mac_address")
 					 : _("none"));
 	mg_detail(_("address:"), addr_text);
 	mg_detail(_("assigned:"), assigned);
 	mg_detail(_("next rotation:"), next);
 	if (check != NULL) {
-		g_autofree char *at = mg_local_time(mg_member_string(check, "at"));
+		g_autofree char *at = mg_local_time(mg_cli_member_string(check, "at"));
 		g_autofree char *text = g_strdup_printf("%s, %s: %s",
-							mg_member_string(check, "verdict"),
+							mg_cli_member_string(check, "verdict"),
 							at,
-							mg_member_string(check, "evidence"));
+							mg_cli_member_string(check, "evidence"));
 		mg_detail(_("link check:"), text);
 	}
 	if (conflict != NULL) {
-		g_autofree char *at = mg_local_time(mg_member_string(conflict, "at"));
+		g_autofree char *at = mg_local_time(mg_cli_member_string(conflict, "at"));
 		g_autofree char *text =
-		    g_strdup_printf("%s: %s", at, mg_member_string(conflict, "evidence"));
+		    g_strdup_printf("%s: %s", at, mg_cli_member_string(conflict, "evidence"));
 		mg_detail(_("last conflict:"), text);
 	}
 	if (recovery != NULL) {
@@ -141,8 +134,8 @@ mg_status_print_detail(JsonObject *o)
 					  n);
 		mg_detail(_("recovery:"), text);
 	}
-	if (mg_member_string(o, "recognised_at") != NULL) {
-		g_autofree char *at = mg_local_time(mg_member_string(o, "recognised_at"));
+	if (mg_cli_member_string(o, "recognised_at") != NULL) {
+		g_autofree char *at = mg_local_time(mg_cli_member_string(o, "recognised_at"));
 		g_autofree char *text = g_strdup_printf(
 		    _("macguise's state was lost; on %s the profile was recognised by "
 		      "macguise's mark in it and kept managed"),
@@ -180,14 +173,14 @@ mg_field_managed(JsonObject *o, gboolean terse)
 static char *
 mg_field_address(JsonObject *o, gboolean terse)
 {
-	const char *address = mg_member_string(o, "address");
-	return g_strdup(address != NULL ? address : mg_member_string(o, "cloned_mac_address"));
+	const char *address = mg_cli_member_string(o, "address");
+	return g_strdup(address != NULL ? address : mg_cli_member_string(o, "cloned_mac_address"));
 }
 
 static char *
 mg_field_assigned(JsonObject *o, gboolean terse)
 {
-	const char *at = mg_member_string(o, "assigned_at");
+	const char *at = mg_cli_member_string(o, "assigned_at");
 	if (at == NULL)
 		return NULL;
 	return terse ? g_strdup(at) : mg_local_time(at);
@@ -198,12 +191,12 @@ static char *
 mg_field_next(JsonObject *o, gboolean terse)
 {
 	JsonObject *next = mg_member_object(o, "next_rotation");
-	const char *when = next != NULL ? mg_member_string(next, "when") : NULL;
+	const char *when = next != NULL ? mg_cli_member_string(next, "when") : NULL;
 
 	if (!terse)
 		return mg_status_next_text(o);
 	if (g_strcmp0(when, "at") == 0)
-		return g_strdup(mg_member_string(next, "at"));
+		return g_strdup(mg_cli_member_string(next, "at"));
 	return g_strdup(when);
 }
 
@@ -217,7 +210,7 @@ mg_field_check(JsonObject *o, gboolean terse)
 		return g_strdup(mg_status_check_text(o));
 	if (recovery != NULL && json_object_get_boolean_member(recovery, "failed"))
 		return g_strdup("gave-up");
-	return check != NULL ? g_strdup(mg_member_string(check, "verdict")) : NULL;
+	return check != NULL ? g_strdup(mg_cli_member_string(check, "verdict")) : NULL;
 }
 
 static char *

@@ -241,11 +241,16 @@ mg_service_gate(MgService *self, NMRemoteConnection *rc, const char *iface)
 	mg_service_reactivate_now(self, rc, uuid);
 }
 
-/* mode=off: macguise's address and mark leave the profile, through the same
- * write path as an address (the profile lock, a write decided on a copy
- * that changed meanwhile is not made). */
+/* A write that gives no address, through the same write path as an
+ * address (the profile lock; a write decided on a copy that changed
+ * meanwhile is not made): with @release, mode=off's, where macguise's
+ * address and mark leave the profile; else the fixes a profile kept
+ * hardened lost (mg-service-update.c applies them to the current copy). */
 static void
-mg_service_release(MgService *self, NMRemoteConnection *rc, MgDeviceClass device_class)
+mg_service_write_no_address(MgService *self,
+			    NMRemoteConnection *rc,
+			    MgDeviceClass device_class,
+			    gboolean release)
 {
 	static const MgMac none = { { 0 } };
 	MgWrite *w;
@@ -253,23 +258,8 @@ mg_service_release(MgService *self, NMRemoteConnection *rc, MgDeviceClass device
 	if (mg_service_defer(self, rc))
 		return;
 	w = mg_write_new(self, NM_CONNECTION(rc), &none);
-	w->release = TRUE;
-	mg_service_write(self, rc, device_class, FALSE, w);
-}
-
-/* A profile kept hardened lost some of harden's fixes: they are written
- * back, through the same write path (mg-service-update.c applies them to
- * NetworkManager's current copy). */
-static void
-mg_service_harden(MgService *self, NMRemoteConnection *rc, MgDeviceClass device_class)
-{
-	static const MgMac none = { { 0 } };
-	MgWrite *w;
-
-	if (mg_service_defer(self, rc))
-		return;
-	w = mg_write_new(self, NM_CONNECTION(rc), &none);
-	w->harden_only = TRUE;
+	w->release = release;
+	w->harden_only = !release;
 	mg_service_write(self, rc, device_class, FALSE, w);
 }
 
@@ -288,12 +278,12 @@ mg_service_apply_writes(MgService *self,
 	MgProfileState *p;
 
 	if ((actions & MG_DO_RELEASE) != 0) {
-		mg_service_release(self, rc, device_class);
+		mg_service_write_no_address(self, rc, device_class, TRUE);
 		return;
 	}
 	/* (never with an address write: that one carries the fixes) */
 	if ((actions & MG_DO_HARDEN) != 0)
-		mg_service_harden(self, rc, device_class);
+		mg_service_write_no_address(self, rc, device_class, FALSE);
 	if ((actions & MG_DO_REACTIVATE) != 0) {
 		iface = mg_service_active_iface(self, uuid);
 		iface = iface != NULL ? iface : "";

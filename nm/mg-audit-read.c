@@ -22,7 +22,7 @@ mg_hotspot_is_open(NMConnection *c)
 
 /* NetworkManager 1.52 keeps the choice in dhcp-send-hostname-v2 (nmcli's
  * dhcp-send-hostname), falling back to the old boolean while it is left at
- * default; the libnm the CLI runs with tells whether it has the new one. */
+ * default; the libnm this runs with tells whether it has the new one. */
 gboolean
 mg_ip_has_send_hostname_v2(NMSettingIPConfig *ip)
 {
