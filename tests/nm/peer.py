@@ -17,12 +17,6 @@
                                null, "ciaddr": its ciaddr or null}, and for
                                a probe "probe": "arp-probe" or "ns-dad"; READY is
                                created once the socket listens
-  peer.py flood IFACE KIND READY
-                               send frames as fast as this process can:
-                               KIND "noise" (IPv4 UDP broadcasts) or "arp"
-                               (ARP requests for other hosts, which a link
-                               check must read); READY is created once the
-                               first thousand are out
 Runs until it is sent SIGTERM."""
 import json
 import os
@@ -194,31 +188,6 @@ def frames(iface, path, ready):
             out.flush()
 
 
-def flood(iface, kind, ready):
-    s = open_socket(iface)
-    me = own_mac(iface)
-    out = []
-    for i in range(1, 255):
-        if kind == "noise":
-            ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 28, 0, 0, 64, 17, 0,
-                             bytes([10, 77, 0, 1]), bytes([10, 77, 0, 255]))
-            frame = b"\xff" * 6 + me + b"\x08\x00" + ip + struct.pack("!HHHH", 9, 9, 8, 0)
-        else:
-            frame = (b"\xff" * 6 + me + b"\x08\x06" + struct.pack("!HHBBH", 1, 0x0800, 6, 4, 1)
-                     + me + bytes([10, 77, 0, 1]) + b"\0" * 6 + bytes([10, 77, 1, i]))
-        out.append(frame.ljust(60, b"\0"))
-    sent = 0
-    while True:
-        for frame in out:
-            try:
-                s.send(frame)
-            except OSError:
-                pass
-        sent += len(out)
-        if sent >= 1000 and not os.path.exists(ready):
-            open(ready, "w").close()
-
-
 if __name__ == "__main__":
     cmd = sys.argv[1]
     if cmd == "answer-all":
@@ -229,7 +198,5 @@ if __name__ == "__main__":
         capture(sys.argv[2], sys.argv[3])
     elif cmd == "frames":
         frames(sys.argv[2], sys.argv[3], sys.argv[4])
-    elif cmd == "flood":
-        flood(sys.argv[2], sys.argv[3], sys.argv[4])
     else:
         sys.exit(f"unknown command {cmd}")
