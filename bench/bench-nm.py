@@ -25,9 +25,15 @@ script:
    used. At 1,000: `macguise status --json` against `nmcli -t connection
    show` on the same profiles, macguised's resident memory against a bare
    libnm client holding the same profiles, and its wake-ups while idle for
-   60 s.
+   60 s;
+5. the link check while macguised saves on a slow disk (every fsync
+   MG_BENCH_SLOW_FSYNC_MS, 300, longer: a worn SD card), as in 1. with
+   macguised idle and then with rotations of other profiles keeping a save
+   under way: how many activations got macguised's answer within the hook's
+   250 ms and were checked, and (c) - (e) - window each way.
 
-    bench-nm.py MACGUISED HOOK NM_CLIENT_RSS NM_BARE_WRITER CLI      (as root)"""
+    bench-nm.py MACGUISED HOOK NM_CLIENT_RSS NM_BARE_WRITER CLI SLOW_FSYNC      (as root)"""
+import threading
 import os
 import resource
 import statistics
@@ -40,7 +46,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "nm"))
 from nmnetns import NmNetns  # noqa: E402
 
-MACGUISED, HOOK, NM_CLIENT_RSS, NM_BARE_WRITER, CLI = sys.argv[1:6]
+MACGUISED, HOOK, NM_CLIENT_RSS, NM_BARE_WRITER, CLI, SLOW_FSYNC = sys.argv[1:7]
+SLOW_FSYNC_MS = int(os.environ.get("MG_BENCH_SLOW_FSYNC_MS", "300"))
 RUNS = int(os.environ.get("MG_BENCH_RUNS", "50"))
 SIZES = [int(n) for n in os.environ.get("MG_BENCH_SIZES", "100,1000,5000").split(",")]
 IDLE = int(os.environ.get("MG_BENCH_IDLE", "60"))
@@ -101,6 +108,14 @@ exit 0
 """
 
 
+def start_paired_dispatcher(nm, tmp):
+    script = os.path.join(tmp, "dispatch-pre-up")
+    with open(script, "w") as f:
+        f.write(DISPATCH_SH.format(hook=os.path.abspath(HOOK)))
+    os.chmod(script, 0o755)
+    nm.start_dispatcher(script)
+
+
 def latency(nm):
     nm.add_ethernet("fixed", "802-3-ethernet.cloned-mac-address", "00:1b:21:0a:0b:0c")
     nm.add_ethernet("random", "802-3-ethernet.cloned-mac-address", "random")
@@ -114,11 +129,7 @@ def latency(nm):
     nm.end("dispatcher")
     window = 200
     with tempfile.TemporaryDirectory() as tmp:
-        script = os.path.join(tmp, "dispatch-pre-up")
-        with open(script, "w") as f:
-            f.write(DISPATCH_SH.format(hook=os.path.abspath(HOOK)))
-        os.chmod(script, 0o755)
-        nm.start_dispatcher(script)
+        start_paired_dispatcher(nm, tmp)
         results["e"], results["c"], c_over_e = paired(nm, "fixed", "managed")
         configure(nm, "[global]\nprobe-window-ms=0\n")
         e_d, results["d"], d_over_e = paired(nm, "fixed", "managed")
@@ -139,6 +150,63 @@ def latency(nm):
           f"script, median of paired differences: (d) - (e) = {d_over_e:.1f} ms, "
           f"(c) - (e) - window = {c_over_e - window:.1f} ms (target 5: "
           f"{'met' if c_over_e - window <= 5 else 'NOT met'})")
+
+
+def hook_outcomes(nm):
+    """How many of the hook's runs so far checked the link, and how many
+    could not ask macguised."""
+    with open(os.path.join(nm.dir, "dispatcher.log"), encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    return text.count(": link check "), text.count("cannot ask macguised")
+
+
+class Rotations(threading.Thread):
+    """Rotations of other profiles, one after another, until stopped: each
+    is a save of macguised's state."""
+
+    def __init__(self, nm, names):
+        super().__init__(daemon=True)
+        self.nm, self.names, self.done, self.count = nm, names, threading.Event(), 0
+
+    def run(self):
+        while not self.done.is_set():
+            self.nm.macguise_call("Rotate", self.names[self.count % len(self.names)], "false")
+            self.count += 1
+
+
+def slow_disk(nm):
+    nm.add_ethernet("fixed", "802-3-ethernet.cloned-mac-address", "00:1b:21:0a:0b:0c")
+    nm.add_ethernet("managed")
+    others = [f"busy{i}" for i in range(20)]
+    for name in others:
+        nm.add_ethernet(name)
+    nm.start_macguised(MACGUISED, env={"LD_PRELOAD": os.path.abspath(SLOW_FSYNC),
+                                       "MG_SLOW_FSYNC_MS": str(SLOW_FSYNC_MS)})
+    nm.wait_cloned("managed")
+    for name in others:
+        nm.wait_cloned(name, timeout=120)
+    window = 200
+    print(f"\nthe link check while macguised saves, every fsync {SLOW_FSYNC_MS} ms longer, "
+          f"{RUNS} paired activations each")
+    with tempfile.TemporaryDirectory() as tmp:
+        start_paired_dispatcher(nm, tmp)
+        for label in ("idle", "saving"):
+            rotations = Rotations(nm, others) if label == "saving" else None
+            if rotations:
+                rotations.start()
+            checked, refused = hook_outcomes(nm)
+            _, c, c_over_e = paired(nm, "fixed", "managed")
+            if rotations:
+                rotations.done.set()
+                rotations.join()
+            now_checked, now_refused = hook_outcomes(nm)
+            med, lo, hi = spread(c)
+            busy = f", {rotations.count} rotations meanwhile" if rotations else ""
+            print(f"  macguised {label}: {now_checked - checked} of {RUNS} activations checked, "
+                  f"{now_refused - refused} without an answer{busy}; (c) {med:.1f} ms "
+                  f"(p10 {lo:.1f}, p90 {hi:.1f}), (c) - (e) - window = {c_over_e - window:.1f} ms",
+                  flush=True)
+        nm.end("dispatcher")
 
 
 def first_use_gap(nm, capture, mac):
@@ -341,8 +409,8 @@ def fleets():
 
 
 def main():
-    # MG_BENCH_PARTS: some of "latency,first-use,fleets" (all by default)
-    parts = os.environ.get("MG_BENCH_PARTS", "latency,first-use,fleets").split(",")
+    # MG_BENCH_PARTS: some of "latency,first-use,fleets,slow-disk" (all by default)
+    parts = os.environ.get("MG_BENCH_PARTS", "latency,first-use,fleets,slow-disk").split(",")
     info()
     if "latency" in parts:
         nm = NmNetns().start()
@@ -361,6 +429,12 @@ def main():
             nm.stop()
     if "fleets" in parts:
         fleets()
+    if "slow-disk" in parts:
+        nm = NmNetns().start()
+        try:
+            slow_disk(nm)
+        finally:
+            nm.stop()
 
 
 main()

@@ -323,6 +323,12 @@ mg_state_save(MgState *state, const char *dir, GError **error)
 {
 	gsize len = 0;
 	g_autofree char *data = mg_state_to_data(state, &len);
+	return mg_state_save_data(dir, data, len, error);
+}
+
+gboolean
+mg_state_save_data(const char *dir, const char *data, gsize len, GError **error)
+{
 	if (!mg_write_durably(dir, MG_STATE_FILE_NAME, data, len, error)) {
 		g_prefix_error(error, _("cannot save the state in %s: "), dir);
 		return FALSE;

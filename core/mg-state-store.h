@@ -46,5 +46,9 @@ char *mg_state_redact(const char *text, gsize len);
 MgState *mg_state_read(const char *dir, GError **error);
 /* Atomic and durable: temporary file, fsync, rename, fsync of the directory. */
 gboolean mg_state_save(MgState *state, const char *dir, GError **error);
+/* The same for a state already turned into text (mg_state_to_data()): it
+ * touches nothing but its arguments and the disk, so it may run on another
+ * thread while the state changes. */
+gboolean mg_state_save_data(const char *dir, const char *data, gsize len, GError **error);
 
 G_END_DECLS

@@ -147,6 +147,7 @@ mg_run_service(const char *state_dir, const char *config_path)
 	owner = mg_dbus_api_own(service, G_CALLBACK(g_main_loop_quit), loop);
 	g_main_loop_run(loop);
 	g_bus_unown_name(owner);
+	mg_service_stop(service);
 	return 0;
 }
 

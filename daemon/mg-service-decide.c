@@ -178,8 +178,9 @@ mg_service_apply_state(MgService *self,
 }
 
 /* First contact: the address NetworkManager drew from macguise's defaults
- * becomes the profile's, recorded durably before it is written. */
-static gboolean
+ * becomes the profile's; the write that makes it the profile's own waits for
+ * the save that records it. */
+static void
 mg_service_adopt_link(MgService *self,
 		      NMConnection *connection,
 		      const MgPolicy *policy,
@@ -196,13 +197,10 @@ mg_service_adopt_link(MgService *self,
 	    self->rt.state, p, mac, now, mg_schedule_due_at(policy, now, jitter), self->rt.boot_id);
 	p->used = TRUE;
 	mg_service_note_changed(self, nm_connection_get_uuid(connection));
-	if (!mg_service_save(self))
-		return FALSE;
 	digest = mg_state_log_digest(self->rt.state, mac);
 	g_message("profile '%s': first contact with address #%s from macguise's defaults; kept",
 		  nm_connection_get_id(connection),
 		  digest);
-	return TRUE;
 }
 
 /* A write waits while mg_service_max_ahead() are under way. */
@@ -276,6 +274,7 @@ mg_service_apply_writes(MgService *self,
 	const char *uuid = nm_connection_get_uuid(connection);
 	const char *iface = NULL;
 	MgProfileState *p;
+	MgWrite *w;
 
 	if ((actions & MG_DO_RELEASE) != 0) {
 		mg_service_write_no_address(self, rc, device_class, TRUE);
@@ -298,14 +297,16 @@ mg_service_apply_writes(MgService *self,
 		mg_service_assign(self, rc, device_class, policy, FALSE, iface);
 		return;
 	}
-	if ((actions & MG_DO_ADOPT_LINK) != 0 &&
-	    !mg_service_adopt_link(self, connection, policy, &view->mac))
-		return;
+	if ((actions & MG_DO_ADOPT_LINK) != 0)
+		mg_service_adopt_link(self, connection, policy, &view->mac);
 	p = mg_state_get_profile(self->rt.state, uuid);
 	if (iface != NULL)
 		g_hash_table_replace(self->reactivate, g_strdup(uuid), g_strdup(iface));
-	mg_service_write(
-	    self, rc, device_class, FALSE, mg_write_new(self, connection, &p->address));
+	w = mg_write_new(self, connection, &p->address);
+	if ((actions & MG_DO_ADOPT_LINK) != 0)
+		mg_service_write_recorded(self, rc, device_class, FALSE, w);
+	else
+		mg_service_write(self, rc, device_class, FALSE, w);
 }
 
 /* An activation's check is over once a decision no longer waits for it. */

@@ -31,6 +31,7 @@
 #include "mg-stations.h"
 #include "mg-link-check-index-write.h"
 #include "mg-state.h"
+#include "mg-state-saver.h"
 
 #include "mg-service.h"
 #include "mg-wall-timer.h"
@@ -75,6 +76,7 @@ struct _MgService {
 	guint resume_watch;    /* logind's PrepareForSleep */
 	guint publish_id;      /* the link-check index is to be rewritten */
 	GHashTable *published; /* the UUIDs the index lists */
+	MgStateSaver *saver;
 	guint save_retry_id;
 	guint save_failures; /* in a row: the retry backs off */
 	gboolean publish_failed;
@@ -140,7 +142,9 @@ typedef struct {
 #define MG_SERVICE_LOCK_RETRY_MS 100
 
 /* The object, the state file and the link-check index (mg-service.c) */
-gboolean mg_service_save(MgService *self);
+/* Asks for a save (mg_state_saver_save()); a failure schedules a retry. */
+void
+mg_service_save(MgService *self, MgStateSaved done, gpointer user_data, GDestroyNotify destroy);
 void mg_service_note_changed(MgService *self, const char *uuid);
 void mg_service_schedule_publish(MgService *self);
 void mg_service_index_check(MgService *self, NMConnection *c);
@@ -175,6 +179,12 @@ void mg_service_release_lock(MgService *self);
 /* Saves the state once the main loop is idle, then starts the writes of
  * the new addresses it records. */
 void mg_service_commit_soon(MgService *self);
+/* Starts @w once the state as it is now is saved. */
+void mg_service_write_recorded(MgService *self,
+			       NMRemoteConnection *rc,
+			       MgDeviceClass device_class,
+			       gboolean new_stable_id,
+			       MgWrite *w);
 /* Saves the state within MG_SERVICE_RECORD_DELAY_MS. */
 void mg_service_record_soon(MgService *self);
 /* A write to NetworkManager is over, however it ended: its slot is free. */

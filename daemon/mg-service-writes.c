@@ -327,47 +327,82 @@ mg_service_assign(MgService *self,
 	if (reactivate_iface != NULL)
 		g_hash_table_replace(
 		    self->reactivate, g_strdup(w->uuid), g_strdup(reactivate_iface));
-	/* Written once the state holding it is saved (mg_service_commit). */
-	mg_service_write_prepare(self, connection, device_class, policy->harden, w);
-	g_queue_push_tail(&self->to_commit, w);
-	mg_service_commit_soon(self);
+	mg_service_write_recorded(self, rc, device_class, policy->harden, w);
 	return TRUE;
+}
+
+/* The writes a save records, started once it has. */
+typedef struct {
+	MgService *self;
+	GPtrArray *writes; /* MgWrite */
+} MgCommit;
+
+static void
+mg_commit_free(gpointer data)
+{
+	MgCommit *commit = data;
+	g_ptr_array_unref(commit->writes);
+	g_free(commit);
+}
+
+static void
+mg_service_committed(gboolean saved, gpointer user_data)
+{
+	MgCommit *commit = user_data;
+	MgService *self = commit->self;
+	GPtrArray *writes = commit->writes;
+
+	if (saved) {
+		for (guint i = 0; i < writes->len; i++)
+			mg_service_write_start(self, g_ptr_array_index(writes, i));
+		g_ptr_array_set_free_func(writes, NULL);
+		return;
+	}
+	/* Not durably ours yet: NetworkManager must not have them. */
+	for (guint i = 0; i < writes->len; i++) {
+		MgWrite *w = g_ptr_array_index(writes, i);
+		g_warning("profile '%s': keeps its address until a new one can be recorded "
+			  "in the state; trying again later",
+			  w->id);
+		g_hash_table_remove(self->in_flight, w->uuid);
+		g_hash_table_remove(self->reactivate, w->uuid);
+	}
+	if (writes->len > 0)
+		mg_service_write_over(self, NULL);
 }
 
 /* The state is saved once for every address drawn, and every write
  * recorded, since the last save: a save is the whole file and two fsyncs,
  * so one per address would cost more than NetworkManager's writes. A new
- * address reaches NetworkManager only after the save that records it. */
+ * address reaches NetworkManager only after the save that records it;
+ * while one save is under way, the next gathers what comes meanwhile. */
 static gboolean
 mg_service_commit(gpointer user_data)
 {
 	MgService *self = user_data;
-	g_autoptr(GPtrArray) writes = g_ptr_array_new();
+	MgCommit *commit = g_new0(MgCommit, 1);
 
 	self->commit_id = 0;
 	g_clear_handle_id(&self->record_id, g_source_remove); /* this save records it */
+	commit->self = self;
+	commit->writes = g_ptr_array_new_with_free_func((GDestroyNotify)mg_write_free);
 	while (!g_queue_is_empty(&self->to_commit))
-		g_ptr_array_add(writes, g_queue_pop_head(&self->to_commit));
-	if (!mg_service_save(self)) {
-		/* Not durably ours yet: NetworkManager must not have them. */
-		for (guint i = 0; i < writes->len; i++) {
-			MgWrite *w = g_ptr_array_index(writes, i);
-			g_warning("profile '%s': keeps its address until a new one can be recorded "
-				  "in the state; trying again later",
-				  w->id);
-			g_hash_table_remove(self->in_flight, w->uuid);
-			g_hash_table_remove(self->reactivate, w->uuid);
-			mg_write_free(w);
-		}
-		if (writes->len > 0)
-			mg_service_write_over(self, NULL);
-		return G_SOURCE_REMOVE;
-	}
-	for (guint i = 0; i < writes->len; i++) {
-		MgWrite *w = g_ptr_array_index(writes, i);
-		mg_service_write_start(self, w);
-	}
+		g_ptr_array_add(commit->writes, g_queue_pop_head(&self->to_commit));
+	mg_service_save(self, mg_service_committed, commit, mg_commit_free);
 	return G_SOURCE_REMOVE;
+}
+
+/* Written once the state holding its address is saved (mg_service_commit). */
+void
+mg_service_write_recorded(MgService *self,
+			  NMRemoteConnection *rc,
+			  MgDeviceClass device_class,
+			  gboolean new_stable_id,
+			  MgWrite *w)
+{
+	mg_service_write_prepare(self, NM_CONNECTION(rc), device_class, new_stable_id, w);
+	g_queue_push_tail(&self->to_commit, w);
+	mg_service_commit_soon(self);
 }
 
 void
@@ -386,7 +421,7 @@ mg_service_record(gpointer user_data)
 	MgService *self = user_data;
 
 	self->record_id = 0;
-	mg_service_save(self);
+	mg_service_save(self, NULL, NULL, NULL);
 	return G_SOURCE_REMOVE;
 }
 

@@ -41,6 +41,7 @@ mg_service_finalize(GObject *object)
 {
 	MgService *self = MG_SERVICE(object);
 
+	g_clear_pointer(&self->saver, mg_state_saver_free);
 	g_clear_pointer(&self->timer, mg_wall_timer_free);
 	if (self->resume_watch != 0)
 		g_dbus_connection_signal_unsubscribe(self->resume_bus, self->resume_watch);
@@ -128,37 +129,67 @@ mg_service_init(MgService *self)
 	self->policy_off.mode = MG_MODE_OFF;
 }
 
+static void
+mg_service_retried(gboolean saved, gpointer user_data)
+{
+	MgService *self = user_data;
+
+	/* A success also lets the rotations that waited for it proceed. */
+	if (!saved)
+		return;
+	g_message("the state directory is writable again");
+	if (self->client != NULL && nm_client_get_nm_running(self->client))
+		mg_service_evaluate_all(self, MG_EVENT_TIMER);
+}
+
 static gboolean
 mg_service_save_retry(gpointer user_data)
 {
 	MgService *self = user_data;
+
 	self->save_retry_id = 0;
-	/* A success also lets the rotations that waited for it proceed. */
-	if (mg_service_save(self)) {
-		g_message("the state directory is writable again");
-		if (self->client != NULL && nm_client_get_nm_running(self->client))
-			mg_service_evaluate_all(self, MG_EVENT_TIMER);
-	}
+	mg_service_save(self, mg_service_retried, self, NULL);
 	return G_SOURCE_REMOVE;
 }
 
-/* Writes the state; on failure the old file stays as it was (mg_state_save
+/* Every save's result: on failure the old file stays as it was (a save
  * writes a new one and renames it), and a retry is scheduled. */
-gboolean
-mg_service_save(MgService *self)
+static void
+mg_service_saved(gboolean saved, gpointer user_data)
 {
+	MgService *self = user_data;
 	guint delay;
 
-	if (mg_runtime_save(&self->rt)) {
+	if (saved) {
 		self->save_failures = 0;
 		g_clear_handle_id(&self->save_retry_id, g_source_remove);
-		return TRUE;
+		return;
 	}
 	self->save_failures++;
 	delay = (guint)mg_reconcile_retry_at(self->save_failures, 0);
 	if (self->save_retry_id == 0)
 		self->save_retry_id = g_timeout_add_seconds(delay, mg_service_save_retry, self);
-	return FALSE;
+}
+
+void
+mg_service_save(MgService *self, MgStateSaved done, gpointer user_data, GDestroyNotify destroy)
+{
+	mg_state_saver_save(self->saver, done, user_data, destroy);
+}
+
+void
+mg_service_stop(MgService *self)
+{
+	gboolean unsaved = self->commit_id != 0 || self->record_id != 0 || self->save_retry_id != 0;
+
+	g_clear_handle_id(&self->commit_id, g_source_remove);
+	g_clear_handle_id(&self->record_id, g_source_remove);
+	g_clear_handle_id(&self->save_retry_id, g_source_remove);
+	/* What waits to be written into profiles stays unwritten: its
+	 * addresses are in the history, never given out again. */
+	g_queue_clear_full(&self->to_commit, (GDestroyNotify)mg_write_free);
+	if (!mg_state_saver_finish(self->saver, unsaved))
+		g_warning("what changed since the last save is lost");
 }
 
 /* Whether macguise leaves @c alone for good, until its settings or policy
@@ -291,6 +322,7 @@ mg_service_new(const char *state_dir,
 
 	if (!mg_runtime_init(&self->rt, state_dir, config_path, error))
 		return NULL;
+	self->saver = mg_state_saver_new(&self->rt, mg_service_saved, self);
 	self->timer = mg_wall_timer_new(mg_service_timer_fired, self, error);
 	if (self->timer == NULL)
 		return NULL;

@@ -24,6 +24,9 @@ void mg_service_set_nm_state_dir(MgService *self, const char *nm_state_dir);
 /* Connects to NetworkManager (waiting for it if it is not there yet) and
  * starts following profiles. */
 void mg_service_start(MgService *self);
+/* Before the end: waits for a save under way and saves what changed since;
+ * profile writes not started yet are dropped. */
+void mg_service_stop(MgService *self);
 
 /* The D-Bus API's operations (see data/org.macguise.Daemon1.xml). */
 /* Every Ethernet and Wi-Fi profile that @user (a user name; NULL: none

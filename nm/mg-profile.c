@@ -352,16 +352,24 @@ mg_runtime_clear(MgRuntime *rt)
 	g_clear_pointer(&rt->boot_id, g_free);
 }
 
-gboolean
-mg_runtime_save(MgRuntime *rt)
+char *
+mg_runtime_state_text(MgRuntime *rt, gsize *len)
 {
-	g_autoptr(GError) error = NULL;
-
 	mg_state_prune_history(rt->state,
 			       g_get_real_time() / G_USEC_PER_SEC,
 			       rt->config.history_max_age,
 			       rt->config.history_max_entries);
-	if (!mg_state_save(rt->state, rt->state_dir, &error)) {
+	return mg_state_to_data(rt->state, len);
+}
+
+gboolean
+mg_runtime_save(MgRuntime *rt)
+{
+	g_autoptr(GError) error = NULL;
+	gsize len = 0;
+	g_autofree char *text = mg_runtime_state_text(rt, &len);
+
+	if (!mg_state_save_data(rt->state_dir, text, len, &error)) {
 		g_warning("%s", error->message);
 		return FALSE;
 	}

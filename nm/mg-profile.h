@@ -31,6 +31,9 @@ void mg_runtime_clear(MgRuntime *rt);
 /* Prunes the history to its bounds and saves; a failure is logged, the old
  * file stays intact and the next change tries again. */
 gboolean mg_runtime_save(MgRuntime *rt);
+/* What a save writes: the history pruned to its bounds, then the state as
+ * text (for a save on another thread: mg_state_save_data()). */
+char *mg_runtime_state_text(MgRuntime *rt, gsize *len);
 
 /* What the running service and the boot step both decide about a profile. */
 

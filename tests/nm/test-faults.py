@@ -6,7 +6,9 @@ always loads, every profile holds a plausible address that was its old or
 its new one, no address is handed out twice, the history loses nothing);
 NetworkManager killed during an activation and restarted (macguised and the
 hook carry on); the state directory full, then read-only (a clear error, the
-old state intact, macguised keeps serving and retries by itself)."""
+old state intact, macguised keeps serving and retries by itself); a disk
+that holds a save inside its fsync (the link check still gets its answer,
+and the address that save records reaches NetworkManager only after it)."""
 import glob
 import hashlib
 import json
@@ -23,7 +25,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 import mgtap  # noqa: E402
 from nmnetns import NmNetns, catalogue_lookup  # noqa: E402
 
-MACGUISED, HOOK, CLI = sys.argv[1], sys.argv[2], sys.argv[3]
+MACGUISED, HOOK, CLI, SLOW_FSYNC = sys.argv[1:5]
 KILLS = int(os.environ.get("MG_FAULT_KILLS", "100"))
 SEED = int(os.environ.get("MG_FAULT_SEED", str(int(time.time()))))
 PROFILES = [f"f{i}" for i in range(12)]
@@ -62,11 +64,20 @@ def starts():
         return f.read().count("following NetworkManager")
 
 
-def start_macguised():
+def start_macguised(env=None):
     before = starts() if os.path.exists(os.path.join(NM.dir, "macguised.log")) else 0
-    NM.start_macguised(MACGUISED)
+    NM.start_macguised(MACGUISED, env=env)
     NM.wait_for("macguised to follow NetworkManager", lambda: starts() > before)
     NM.wait_for("its D-Bus API", lambda: NM.macguise_call("GetStatus").returncode == 0)
+
+
+def running(name):
+    return any(n == name and p.poll() is None for n, p in NM.pids)
+
+
+def hook_lines():
+    with open(os.path.join(NM.dir, "dispatcher.log"), encoding="utf-8", errors="replace") as f:
+        return [line for line in f if "macguise-pre-up" in line]
 
 
 def cli_status():
@@ -164,6 +175,46 @@ def networkmanager_killed_during_an_activation_and_restarted():
                 lambda: check().get("verdict") == "clean" and check().get("at") != checked)
     assert NM.link_mac() == NM.cloned("e1")
     NM.nmcli("connection", "down", "e1")
+
+
+@mgtap.test
+def a_save_held_in_its_fsync_costs_no_activation_its_check():
+    """A slow SD card: macguised's save of one profile's new address is held
+    inside fsync while another profile comes up. The hook still gets its
+    answer (it waits 250 ms) and checks the link; the held address reaches
+    NetworkManager only once its save is done."""
+    gate = os.path.join(NM.dir, "fsync-gate")
+    mark = os.path.join(NM.dir, "fsync-waiting")
+    if running("macguised"):
+        NM.end("macguised")
+    start_macguised(env={"LD_PRELOAD": os.path.abspath(SLOW_FSYNC),
+                         "MG_SLOW_FSYNC_GATE": gate, "MG_SLOW_FSYNC_MARK": mark})
+    if not running("dispatcher"):
+        NM.start_dispatcher(HOOK)
+    NM.add_ethernet("slow-disk")
+    NM.add_ethernet("rotated")
+    NM.wait_cloned("slow-disk")
+    held = NM.wait_cloned("rotated")
+    open(gate, "w").close()
+    try:
+        assert NM.macguise_call("Rotate", "rotated", "false").returncode == 0
+        NM.wait_for("a save held in its fsync", lambda: os.path.exists(mark))
+        seen = len(hook_lines())
+        NM.nmcli("connection", "up", "slow-disk")
+        NM.wait_for("the hook's outcome", lambda: any(
+            "link check" in line or "macguised" in line for line in hook_lines()[seen:]))
+        lines = hook_lines()[seen:]
+        assert any("link check clean" in line for line in lines), lines
+        assert os.path.exists(mark), "the save was not held throughout"
+        assert NM.cloned("rotated") == held, "an address reached NetworkManager before its save"
+    finally:
+        os.unlink(gate)
+    new = NM.wait_cloned("rotated", other_than=held)
+    key, digests = history()
+    assert digest(key, new) in digests
+    NM.nmcli("connection", "down", "slow-disk")
+    NM.end("macguised")
+    start_macguised()
 
 
 def mounted(path):
