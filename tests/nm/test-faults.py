@@ -71,6 +71,27 @@ def start_macguised(env=None):
     NM.wait_for("its D-Bus API", lambda: NM.macguise_call("GetStatus").returncode == 0)
 
 
+def start_slow_disk_macguised():
+    """macguised with a disk whose fsync waits while GATE exists (MARK
+    exists while one waits), and the dispatcher with the hook."""
+    gate = os.path.join(NM.dir, "fsync-gate")
+    mark = os.path.join(NM.dir, "fsync-waiting")
+    if running("macguised"):
+        NM.end("macguised")
+    start_macguised(env={"LD_PRELOAD": os.path.abspath(SLOW_FSYNC),
+                         "MG_SLOW_FSYNC_GATE": gate, "MG_SLOW_FSYNC_MARK": mark})
+    if not running("dispatcher"):
+        NM.start_dispatcher(HOOK)
+    return gate, mark
+
+
+def saved_group(uuid):
+    """Profile @uuid's group in the state file as it is on disk ("": none)."""
+    with open(os.path.join(STATE, "state"), encoding="utf-8") as f:
+        parts = f.read().split(f"[profile {uuid}]\n", 1)
+    return parts[1].split("\n[", 1)[0] if len(parts) == 2 else ""
+
+
 def running(name):
     return any(n == name and p.poll() is None for n, p in NM.pids)
 
@@ -183,14 +204,7 @@ def a_save_held_in_its_fsync_costs_no_activation_its_check():
     inside fsync while another profile comes up. The hook still gets its
     answer (it waits 250 ms) and checks the link; the held address reaches
     NetworkManager only once its save is done."""
-    gate = os.path.join(NM.dir, "fsync-gate")
-    mark = os.path.join(NM.dir, "fsync-waiting")
-    if running("macguised"):
-        NM.end("macguised")
-    start_macguised(env={"LD_PRELOAD": os.path.abspath(SLOW_FSYNC),
-                         "MG_SLOW_FSYNC_GATE": gate, "MG_SLOW_FSYNC_MARK": mark})
-    if not running("dispatcher"):
-        NM.start_dispatcher(HOOK)
+    gate, mark = start_slow_disk_macguised()
     NM.add_ethernet("slow-disk")
     NM.add_ethernet("rotated")
     NM.wait_cloned("slow-disk")
@@ -214,6 +228,37 @@ def a_save_held_in_its_fsync_costs_no_activation_its_check():
     assert digest(key, new) in digests
     NM.nmcli("connection", "down", "slow-disk")
     NM.end("macguised")
+    start_macguised()
+
+
+@mgtap.test
+def stopping_waits_for_a_held_save_and_saves_what_came_after():
+    """Asked to stop while a save is held inside fsync, macguised waits for
+    it, then saves what changed meanwhile: a verdict recorded after the held
+    save began is in the state file once macguised has exited."""
+    gate, mark = start_slow_disk_macguised()
+    NM.add_ethernet("checked-late")
+    NM.add_ethernet("rotated-late")
+    NM.wait_cloned("checked-late")
+    NM.wait_cloned("rotated-late")
+    uuid = NM.uuid_of("checked-late")
+    daemon = next(p for n, p in NM.pids if n == "macguised")
+    open(gate, "w").close()
+    try:
+        assert NM.macguise_call("Rotate", "rotated-late", "false").returncode == 0
+        NM.wait_for("a save held in its fsync", lambda: os.path.exists(mark))
+        NM.nmcli("connection", "up", "checked-late")
+        NM.wait_for("the verdict in macguised's status", lambda: (next(
+            p for p in cli_status()["profiles"] if p["id"] == "checked-late")["check"] or {}
+        ).get("verdict") == "clean")
+        assert "verdict=" not in saved_group(uuid), "the verdict was saved while a save was held"
+        daemon.send_signal(signal.SIGTERM)
+    finally:
+        os.unlink(gate)
+    NM.end("macguised")
+    assert daemon.returncode == 0, daemon.returncode
+    assert "verdict=clean\n" in saved_group(uuid), "the verdict recorded after the held save is lost"
+    NM.nmcli("connection", "down", "checked-late")
     start_macguised()
 
 
