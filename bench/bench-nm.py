@@ -6,12 +6,14 @@ script:
 
 1. activation latency of one veth profile, 50 activations each:
    (a) an explicit cloned MAC and no hook, (b) cloned-mac-address=random and
-   no hook, (e) a pre-up script that only exits, (c) macguise with the
-   default probe window, (d) macguise with the probe off; each with median
-   and spread, and the ratio to (a); (c) and (d) each alternate with (e), and
-   their cost over it is the median of the paired differences;
+   no hook, (e) the hook installed and a profile it does not manage (it
+   exits at once), (c) macguise with the default probe window, (d) macguise
+   with the probe off; each with median and spread, and the ratio to (a);
+   (c) and (d) each alternate with (e), and their cost over it is the
+   median (and p90) of the paired differences;
 2. the hook's fast path (a profile macguised does not manage) against an
-   empty shell-script hook;
+   empty shell-script hook; with it, the link check's cost beyond its
+   window over an empty pre-up script;
 3. first use before the check: on a link with a DHCP server (dnsmasq), how
    long a profile's address is on the wire (its first frame, a DHCP
    DISCOVER) before the link check's first probe; NetworkManager runs pre-up
@@ -96,24 +98,8 @@ def paired(nm, first, second):
             nm.nmcli("connection", "up", name)
             out.append((time.monotonic() - t) * 1000)
             nm.nmcli("connection", "down", name)
-    return a, b, statistics.median(y - x for x, y in zip(a, b))
-
-
-# One pre-up script for both profiles of a pair: the hook for "managed",
-# nothing for the others, so that both pay for the dispatcher's round trip
-# and a shell, and the difference is the hook's own cost.
-DISPATCH_SH = """#!/bin/sh
-case "$CONNECTION_ID" in managed) exec {hook} "$@" ;; esac
-exit 0
-"""
-
-
-def start_paired_dispatcher(nm, tmp):
-    script = os.path.join(tmp, "dispatch-pre-up")
-    with open(script, "w") as f:
-        f.write(DISPATCH_SH.format(hook=os.path.abspath(HOOK)))
-    os.chmod(script, 0o755)
-    nm.start_dispatcher(script)
+    differences = [y - x for x, y in zip(a, b)]
+    return a, b, (statistics.median(differences), statistics.quantiles(differences, n=10)[-1])
 
 
 def latency(nm):
@@ -128,17 +114,20 @@ def latency(nm):
     results["b"] = activations(nm, "random")
     nm.end("dispatcher")
     window = 200
-    with tempfile.TemporaryDirectory() as tmp:
-        start_paired_dispatcher(nm, tmp)
-        results["e"], results["c"], c_over_e = paired(nm, "fixed", "managed")
-        configure(nm, "[global]\nprobe-window-ms=0\n")
-        e_d, results["d"], d_over_e = paired(nm, "fixed", "managed")
-        configure(nm, "")
-        nm.end("dispatcher")
+    # The hook installed as NetworkManager's only pre-up script, as on a
+    # real system, serves both profiles of a pair: for "fixed" (set by
+    # hand, so macguised's index says skip) it exits at once, as an empty
+    # script would; fast_path() measures that against an empty shell script.
+    nm.start_dispatcher(HOOK)
+    results["e"], results["c"], c_over_e = paired(nm, "fixed", "managed")
+    configure(nm, "[global]\nprobe-window-ms=0\n")
+    e_d, results["d"], d_over_e = paired(nm, "fixed", "managed")
+    configure(nm, "")
+    nm.end("dispatcher")
     results["e"] += e_d
     base = statistics.median(results["a"])
     labels = {"a": "(a) explicit MAC, no hook", "b": "(b) NM random, no hook",
-              "e": "(e) explicit MAC, a pre-up script that exits",
+              "e": "(e) explicit MAC, the hook exits at once",
               "c": f"(c) macguise, {window} ms window", "d": "(d) macguise, probe off"}
     print(f"\nactivation latency, `nmcli connection up`, {RUNS} runs each (ms)")
     print(f"{'':34} {'median':>8} {'p10':>8} {'p90':>8} {'ratio':>7}")
@@ -146,10 +135,18 @@ def latency(nm):
         med, lo, hi = spread(results[key])
         print(f"{label:34} {med:8.1f} {lo:8.1f} {hi:8.1f} {med / base:7.2f}")
     e = statistics.median(results["e"])
-    print(f"any pre-up script costs (e) - (a) = {e - base:.1f} ms; macguise's hook over that "
-          f"script, median of paired differences: (d) - (e) = {d_over_e:.1f} ms, "
-          f"(c) - (e) - window = {c_over_e - window:.1f} ms (target 5: "
-          f"{'met' if c_over_e - window <= 5 else 'NOT met'})")
+    print(f"a pre-up script costs (e) - (a) = {e - base:.1f} ms; the hook's check over its "
+          f"exit at once, paired differences: (d) - (e) = {d_over_e[0]:.1f} ms (p90 "
+          f"{d_over_e[1]:.1f}), (c) - (e) - window = {c_over_e[0] - window:.1f} ms (p90 "
+          f"{c_over_e[1] - window:.1f})")
+    # p90 of the differences spreads both activations' noise over one
+    # figure: (d) and (e) do the same (the hook exits at once for both), so
+    # (d) - (e)'s p90 is this machine's floor; the p90s of (c) and (e) apart
+    # are the other reading.
+    c_p90, e_p90 = spread(results["c"])[2], spread(results["e"])[2]
+    print(f"p90 of (c) - p90 of (e) - window = {c_p90 - e_p90 - window:.1f} ms; the noise floor of "
+          f"a paired p90, (d) - (e) doing the same work: {d_over_e[1]:.1f} ms")
+    return c_over_e[0] - window, c_over_e[1] - window, c_p90 - e_p90 - window
 
 
 def hook_outcomes(nm):
@@ -188,25 +185,24 @@ def slow_disk(nm):
     window = 200
     print(f"\nthe link check while macguised saves, every fsync {SLOW_FSYNC_MS} ms longer, "
           f"{RUNS} paired activations each")
-    with tempfile.TemporaryDirectory() as tmp:
-        start_paired_dispatcher(nm, tmp)
-        for label in ("idle", "saving"):
-            rotations = Rotations(nm, others) if label == "saving" else None
-            if rotations:
-                rotations.start()
-            checked, refused = hook_outcomes(nm)
-            _, c, c_over_e = paired(nm, "fixed", "managed")
-            if rotations:
-                rotations.done.set()
-                rotations.join()
-            now_checked, now_refused = hook_outcomes(nm)
-            med, lo, hi = spread(c)
-            busy = f", {rotations.count} rotations meanwhile" if rotations else ""
-            print(f"  macguised {label}: {now_checked - checked} of {RUNS} activations checked, "
-                  f"{now_refused - refused} without an answer{busy}; (c) {med:.1f} ms "
-                  f"(p10 {lo:.1f}, p90 {hi:.1f}), (c) - (e) - window = {c_over_e - window:.1f} ms",
-                  flush=True)
-        nm.end("dispatcher")
+    nm.start_dispatcher(HOOK)
+    for label in ("idle", "saving"):
+        rotations = Rotations(nm, others) if label == "saving" else None
+        if rotations:
+            rotations.start()
+        checked, refused = hook_outcomes(nm)
+        _, c, c_over_e = paired(nm, "fixed", "managed")
+        if rotations:
+            rotations.done.set()
+            rotations.join()
+        now_checked, now_refused = hook_outcomes(nm)
+        med, lo, hi = spread(c)
+        busy = f", {rotations.count} rotations meanwhile" if rotations else ""
+        print(f"  macguised {label}: {now_checked - checked} of {RUNS} activations checked, "
+              f"{now_refused - refused} without an answer{busy}; (c) {med:.1f} ms "
+              f"(p10 {lo:.1f}, p90 {hi:.1f}), (c) - (e) - window = {c_over_e[0] - window:.1f} ms",
+              flush=True)
+    nm.end("dispatcher")
 
 
 def first_use_gap(nm, capture, mac):
@@ -275,6 +271,7 @@ def fast_path(nm):
     print(f"  listed in macguised's index {listed:.2f}; without the index, asking macguised over "
           f"D-Bus {asked:.2f}; an empty shell script {shell:.2f}")
     print(f"  ratios to the empty script: {listed / shell:.2f} (index), {asked / shell:.2f} (D-Bus)")
+    return listed - shell
 
 
 def status_of(pid):
@@ -415,8 +412,14 @@ def main():
     if "latency" in parts:
         nm = NmNetns().start()
         try:
-            latency(nm)
-            fast_path(nm)
+            over = latency(nm)
+            # (e) is the hook exiting at once; an empty shell script instead
+            # costs what the fast path saves over it.
+            fast = fast_path(nm)
+            median, paired_p90, p90 = (x + fast for x in over)
+            print(f"\nthe link check beyond its window over an empty pre-up script (target 5 ms):"
+                  f" median of paired differences {median:.1f} ms; p90 {p90:.1f} ms (of the "
+                  f"activations), {paired_p90:.1f} ms (of the paired differences)")
         finally:
             nm.stop()
     if "first-use" in parts:

@@ -299,6 +299,10 @@ main(int argc, char **argv)
 			  request.iface,
 			  error->message);
 	} else if (mg_hook_ask(&hook, &window_ms, &kinds)) {
+		/* GIO flushes a D-Bus connection on a pool thread, which the
+		 * first flush starts: started now, inside the window, the
+		 * verdict's flush after it finds that thread waiting. */
+		g_dbus_connection_flush(hook.bus, NULL, NULL, NULL);
 		mg_hook_check(&hook, window_ms, kinds);
 	}
 	g_clear_object(&hook.bus);

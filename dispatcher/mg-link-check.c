@@ -11,6 +11,7 @@
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <poll.h>
+#include <time.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -197,6 +198,8 @@ mg_link_check_finish(MgLinkCheck *c,
 		gint64 now = g_get_monotonic_time();
 		gint64 next = end;
 		struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
+		struct timespec wait;
+		gint64 wait_us;
 		int r;
 
 		if (rounds < MG_ROUNDS && (rounds == 0 || now >= second_round)) {
@@ -208,7 +211,12 @@ mg_link_check_finish(MgLinkCheck *c,
 			break;
 		if (rounds < MG_ROUNDS)
 			next = MIN(next, second_round);
-		r = poll(&pfd, 1, (int)MAX(1, (next - now + 999) / 1000));
+		/* To the microsecond: poll()'s whole milliseconds would end
+		 * the window half a millisecond late on average. */
+		wait_us = MAX(0, next - now);
+		wait.tv_sec = wait_us / G_USEC_PER_SEC;
+		wait.tv_nsec = wait_us % G_USEC_PER_SEC * 1000;
+		r = ppoll(&pfd, 1, &wait, NULL);
 		if (r < 0 && errno != EINTR)
 			return mg_check_fail(c, _("cannot watch the link"), error);
 		if (r > 0 && !mg_check_drain(c, target, end, tally, error))
