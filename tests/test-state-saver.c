@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* macguised's saves on a thread (daemon/mg-state-saver.c): what an ask
+ * promises, against a real state directory. */
+#include "config.h"
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "mg-state-saver.h"
+#include "mg-state-store.h"
+
+typedef struct {
+	MgRuntime rt;
+	char *dir;
+	guint results; /* saves ended */
+	guint failures;
+	GString *heard; /* each ask's letter as its result came, then "!" per destroy */
+} Fixture;
+
+typedef struct {
+	Fixture *f;
+	char letter;
+	char *must_hold; /* a profile the file holds when the ask hears */
+} Ask;
+
+/* Warnings, kept for the test that expects one rather than made fatal. */
+static GString *warnings;
+
+static GLogWriterOutput
+keep_warnings(GLogLevelFlags level, const GLogField *fields, gsize n_fields, gpointer data)
+{
+	if ((level & G_LOG_LEVEL_WARNING) == 0)
+		return g_log_writer_default(level, fields, n_fields, data);
+	for (gsize i = 0; i < n_fields; i++)
+		if (g_strcmp0(fields[i].key, "MESSAGE") == 0)
+			g_string_append_printf(warnings, "%s\n", (const char *)fields[i].value);
+	return G_LOG_WRITER_HANDLED;
+}
+
+static void
+on_result(gboolean saved, gpointer user_data)
+{
+	Fixture *f = user_data;
+	f->results++;
+	if (!saved)
+		f->failures++;
+}
+
+static gboolean
+file_holds(Fixture *f, const char *uuid)
+{
+	g_autofree char *path = g_build_filename(f->dir, MG_STATE_FILE_NAME, NULL);
+	g_autofree char *text = NULL;
+	g_autofree char *group = g_strdup_printf("[profile %s]", uuid);
+	return g_file_get_contents(path, &text, NULL, NULL) && strstr(text, group) != NULL;
+}
+
+static void
+heard(gboolean saved, gpointer user_data)
+{
+	Ask *a = user_data;
+	g_string_append_c(a->f->heard, saved ? a->letter : g_ascii_tolower(a->letter));
+	if (saved && a->must_hold != NULL)
+		g_assert_true(file_holds(a->f, a->must_hold));
+}
+
+static void
+ask_free(gpointer user_data)
+{
+	Ask *a = user_data;
+	g_string_append_c(a->f->heard, '!');
+	g_free(a->must_hold);
+	g_free(a);
+}
+
+static void
+ask(MgStateSaver *s, Fixture *f, char letter, const char *must_hold)
+{
+	Ask *a = g_new0(Ask, 1);
+	a->f = f;
+	a->letter = letter;
+	a->must_hold = g_strdup(must_hold);
+	mg_state_saver_save(s, heard, a, ask_free);
+}
+
+static void
+setup(Fixture *f, gconstpointer data)
+{
+	MgStateLoadReport report = { 0 };
+	g_autoptr(GError) error = NULL;
+
+	f->dir = g_dir_make_tmp("mg-saver-XXXXXX", &error);
+	g_assert_no_error(error);
+	f->rt.state = mg_state_load(f->dir, &report, &error);
+	g_assert_no_error(error);
+	mg_state_load_report_clear(&report);
+	f->rt.state_dir = g_strdup(f->dir);
+	mg_config_init_default(&f->rt.config);
+	f->heard = g_string_new(NULL);
+}
+
+static void
+teardown(Fixture *f, gconstpointer data)
+{
+	g_autofree char *state = g_build_filename(f->dir, MG_STATE_FILE_NAME, NULL);
+	g_autofree char *key = g_build_filename(f->dir, MG_STATE_KEY_FILE_NAME, NULL);
+	(void)g_unlink(state);
+	(void)g_unlink(key);
+	(void)g_rmdir(f->dir);
+	g_free(f->dir);
+	mg_runtime_clear(&f->rt);
+	g_string_free(f->heard, TRUE);
+	/* only the test that expects a warning may leave one */
+	if (!g_str_has_suffix(g_test_get_path(), "failed-save-is-reported"))
+		g_assert_cmpstr(warnings->str, ==, "");
+	g_string_truncate(warnings, 0);
+}
+
+static void
+wait_for_results(Fixture *f, guint results)
+{
+	while (f->results < results)
+		g_main_context_iteration(NULL, TRUE);
+}
+
+/* An ask made while a save is under way waits for the next save, which
+ * serves every ask made meanwhile, and holds what changed before it. */
+static void
+test_asks_during_a_save_share_the_next(Fixture *f, gconstpointer data)
+{
+	g_autoptr(MgStateSaver) s = mg_state_saver_new(&f->rt, on_result, f);
+
+	mg_state_ensure_profile(f->rt.state, "first");
+	ask(s, f, 'A', "first");
+	g_assert_true(mg_state_saver_busy(s));
+	mg_state_ensure_profile(f->rt.state, "second");
+	ask(s, f, 'B', "second");
+	ask(s, f, 'C', "second");
+	wait_for_results(f, 2);
+	g_assert_cmpstr(f->heard->str, ==, "A!BC!!");
+	g_assert_cmpuint(f->results, ==, 2);
+	g_assert_false(mg_state_saver_busy(s));
+}
+
+/* A save that cannot be written is reported to the watcher and to the
+ * asks it served, and the next ask tries again. */
+static void
+test_a_failed_save_is_reported(Fixture *f, gconstpointer data)
+{
+	g_autoptr(MgStateSaver) s = mg_state_saver_new(&f->rt, on_result, f);
+	g_autofree char *dir = f->rt.state_dir;
+
+	f->rt.state_dir = g_build_filename(dir, "missing", NULL);
+	ask(s, f, 'A', NULL);
+	wait_for_results(f, 1);
+	g_assert_nonnull(strstr(warnings->str, "cannot save the state in "));
+	g_assert_cmpstr(f->heard->str, ==, "a!");
+	g_assert_cmpuint(f->failures, ==, 1);
+
+	g_free(f->rt.state_dir);
+	f->rt.state_dir = g_steal_pointer(&dir);
+	mg_state_ensure_profile(f->rt.state, "later");
+	ask(s, f, 'B', "later");
+	wait_for_results(f, 2);
+	g_assert_cmpstr(f->heard->str, ==, "a!B!");
+	g_assert_cmpuint(f->failures, ==, 1);
+}
+
+/* At the end: the save under way is waited for, what was asked since is
+ * saved at once, and the asks are dropped unheard. */
+static void
+test_finish_saves_what_was_asked(Fixture *f, gconstpointer data)
+{
+	g_autoptr(MgStateSaver) s = mg_state_saver_new(&f->rt, on_result, f);
+
+	ask(s, f, 'A', NULL);
+	mg_state_ensure_profile(f->rt.state, "pending");
+	ask(s, f, 'B', NULL);
+	g_assert_true(mg_state_saver_finish(s, FALSE));
+	g_assert_true(file_holds(f, "pending"));
+	g_assert_cmpstr(f->heard->str, ==, "!!");
+	g_assert_cmpuint(f->results, ==, 2);
+	g_assert_false(mg_state_saver_busy(s));
+}
+
+/* With @force, finish saves even when nothing was asked. */
+static void
+test_finish_with_force_saves(Fixture *f, gconstpointer data)
+{
+	g_autoptr(MgStateSaver) s = mg_state_saver_new(&f->rt, on_result, f);
+
+	mg_state_ensure_profile(f->rt.state, "unasked");
+	g_assert_true(mg_state_saver_finish(s, TRUE));
+	g_assert_true(file_holds(f, "unasked"));
+	g_assert_cmpuint(f->results, ==, 1);
+}
+
+/* Freed while a save is under way: that save still ends whole, and no
+ * ask hears of it afterwards (its result would reach a freed owner). */
+static void
+test_free_waits_for_the_save_under_way(Fixture *f, gconstpointer data)
+{
+	MgStateSaver *s = mg_state_saver_new(&f->rt, on_result, f);
+
+	mg_state_ensure_profile(f->rt.state, "written");
+	ask(s, f, 'A', NULL);
+	mg_state_saver_free(s);
+	g_assert_true(file_holds(f, "written"));
+	while (g_main_context_iteration(NULL, FALSE))
+		;
+	g_assert_cmpstr(f->heard->str, ==, "!");
+	g_assert_cmpuint(f->results, ==, 0);
+}
+
+int
+main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	warnings = g_string_new(NULL);
+	g_log_set_writer_func(keep_warnings, NULL, NULL);
+	g_test_add("/state-saver/asks-during-a-save-share-the-next",
+		   Fixture,
+		   NULL,
+		   setup,
+		   test_asks_during_a_save_share_the_next,
+		   teardown);
+	g_test_add("/state-saver/a-failed-save-is-reported",
+		   Fixture,
+		   NULL,
+		   setup,
+		   test_a_failed_save_is_reported,
+		   teardown);
+	g_test_add("/state-saver/finish-saves-what-was-asked",
+		   Fixture,
+		   NULL,
+		   setup,
+		   test_finish_saves_what_was_asked,
+		   teardown);
+	g_test_add("/state-saver/finish-with-force-saves",
+		   Fixture,
+		   NULL,
+		   setup,
+		   test_finish_with_force_saves,
+		   teardown);
+	g_test_add("/state-saver/free-waits-for-the-save-under-way",
+		   Fixture,
+		   NULL,
+		   setup,
+		   test_free_waits_for_the_save_under_way,
+		   teardown);
+	return g_test_run();
+}
