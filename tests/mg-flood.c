@@ -12,6 +12,9 @@
  * than what it asserts about. Runs until SIGTERM.
  *
  *   mg-flood IFACE noise|arp RATE READY */
+#ifndef _GNU_SOURCE /* the build gives it; a testbed's gcc alone does not */
+#define _GNU_SOURCE
+#endif
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -7,6 +7,9 @@
  *                          save inside its fsync for as long as it likes)
  *   MG_SLOW_FSYNC_MARK=F   F exists while one waits */
 
+#ifndef _GNU_SOURCE /* the build gives it; a testbed's gcc alone does not */
+#define _GNU_SOURCE
+#endif
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <stdlib.h>
