@@ -32,7 +32,7 @@ script:
    MG_BENCH_SLOW_FSYNC_MS, 300, longer: a worn SD card), as in 1. with
    macguised idle and then with rotations of other profiles keeping a save
    under way: how many activations got macguised's answer within the hook's
-   250 ms and were checked, and (c) - (e) - window each way.
+   250 ms and were checked, and (c) - (e) - WINDOW_MS each way.
 
     bench-nm.py MACGUISED HOOK NM_CLIENT_RSS NM_BARE_WRITER CLI SLOW_FSYNC      (as root)"""
 import threading
@@ -51,6 +51,7 @@ from nmnetns import NmNetns  # noqa: E402
 MACGUISED, HOOK, NM_CLIENT_RSS, NM_BARE_WRITER, CLI, SLOW_FSYNC = sys.argv[1:7]
 SLOW_FSYNC_MS = int(os.environ.get("MG_BENCH_SLOW_FSYNC_MS", "300"))
 RUNS = int(os.environ.get("MG_BENCH_RUNS", "50"))
+WINDOW_MS = 200  # macguise.conf's default probe-window-ms
 SIZES = [int(n) for n in os.environ.get("MG_BENCH_SIZES", "100,1000,5000").split(",")]
 IDLE = int(os.environ.get("MG_BENCH_IDLE", "60"))
 # Each size is measured this many times, each in a fresh NetworkManager: a
@@ -113,7 +114,6 @@ def latency(nm):
     results["a"] = activations(nm, "fixed")
     results["b"] = activations(nm, "random")
     nm.end("dispatcher")
-    window = 200
     # The hook installed as NetworkManager's only pre-up script, as on a
     # real system, serves both profiles of a pair: for "fixed" (set by
     # hand, so macguised's index says skip) it exits at once, as an empty
@@ -128,7 +128,7 @@ def latency(nm):
     base = statistics.median(results["a"])
     labels = {"a": "(a) explicit MAC, no hook", "b": "(b) NM random, no hook",
               "e": "(e) explicit MAC, the hook exits at once",
-              "c": f"(c) macguise, {window} ms window", "d": "(d) macguise, probe off"}
+              "c": f"(c) macguise, {WINDOW_MS} ms window", "d": "(d) macguise, probe off"}
     print(f"\nactivation latency, `nmcli connection up`, {RUNS} runs each (ms)")
     print(f"{'':34} {'median':>8} {'p10':>8} {'p90':>8} {'ratio':>7}")
     for key, label in labels.items():
@@ -137,16 +137,16 @@ def latency(nm):
     e = statistics.median(results["e"])
     print(f"a pre-up script costs (e) - (a) = {e - base:.1f} ms; the hook's check over its "
           f"exit at once, paired differences: (d) - (e) = {d_over_e[0]:.1f} ms (p90 "
-          f"{d_over_e[1]:.1f}), (c) - (e) - window = {c_over_e[0] - window:.1f} ms (p90 "
-          f"{c_over_e[1] - window:.1f})")
+          f"{d_over_e[1]:.1f}), (c) - (e) - window = {c_over_e[0] - WINDOW_MS:.1f} ms (p90 "
+          f"{c_over_e[1] - WINDOW_MS:.1f})")
     # p90 of the differences spreads both activations' noise over one
     # figure: (d) and (e) do the same (the hook exits at once for both), so
     # (d) - (e)'s p90 is this machine's floor; the p90s of (c) and (e) apart
     # are the other reading.
     c_p90, e_p90 = spread(results["c"])[2], spread(results["e"])[2]
-    print(f"p90 of (c) - p90 of (e) - window = {c_p90 - e_p90 - window:.1f} ms; the noise floor of "
+    print(f"p90 of (c) - p90 of (e) - window = {c_p90 - e_p90 - WINDOW_MS:.1f} ms; the noise floor of "
           f"a paired p90, (d) - (e) doing the same work: {d_over_e[1]:.1f} ms")
-    return c_over_e[0] - window, c_over_e[1] - window, c_p90 - e_p90 - window
+    return c_over_e[0] - WINDOW_MS, c_over_e[1] - WINDOW_MS, c_p90 - e_p90 - WINDOW_MS
 
 
 def hook_outcomes(nm):
@@ -182,7 +182,6 @@ def slow_disk(nm):
     nm.wait_cloned("managed")
     for name in others:
         nm.wait_cloned(name, timeout=120)
-    window = 200
     print(f"\nthe link check while macguised saves, every fsync {SLOW_FSYNC_MS} ms longer, "
           f"{RUNS} paired activations each")
     nm.start_dispatcher(HOOK)
@@ -200,7 +199,7 @@ def slow_disk(nm):
         busy = f", {rotations.count} rotations meanwhile" if rotations else ""
         print(f"  macguised {label}: {now_checked - checked} of {RUNS} activations checked, "
               f"{now_refused - refused} without an answer{busy}; (c) {med:.1f} ms "
-              f"(p10 {lo:.1f}, p90 {hi:.1f}), (c) - (e) - window = {c_over_e[0] - window:.1f} ms",
+              f"(p10 {lo:.1f}, p90 {hi:.1f}), (c) - (e) - window = {c_over_e[0] - WINDOW_MS:.1f} ms",
               flush=True)
     nm.end("dispatcher")
 

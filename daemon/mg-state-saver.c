@@ -152,7 +152,7 @@ mg_state_saver_start(MgStateSaver *s)
 		return;
 	/* No thread to be had: saved here, as before there were threads. */
 	g_debug("saving on the main loop: %s", error->message);
-	g_atomic_rc_box_release(s->job);
+	mg_save_job_release(s->job); /* the thread's reference */
 	job = g_steal_pointer(&s->job);
 	job->saver = NULL;
 	mg_save_job_write(job);

@@ -219,35 +219,12 @@ main(int argc, char **argv)
 	g_test_init(&argc, &argv, NULL);
 	warnings = g_string_new(NULL);
 	g_log_set_writer_func(keep_warnings, NULL, NULL);
-	g_test_add("/state-saver/asks-during-a-save-share-the-next",
-		   Fixture,
-		   NULL,
-		   setup,
-		   test_asks_during_a_save_share_the_next,
-		   teardown);
-	g_test_add("/state-saver/a-failed-save-is-reported",
-		   Fixture,
-		   NULL,
-		   setup,
-		   test_a_failed_save_is_reported,
-		   teardown);
-	g_test_add("/state-saver/finish-saves-what-was-asked",
-		   Fixture,
-		   NULL,
-		   setup,
-		   test_finish_saves_what_was_asked,
-		   teardown);
-	g_test_add("/state-saver/finish-with-force-saves",
-		   Fixture,
-		   NULL,
-		   setup,
-		   test_finish_with_force_saves,
-		   teardown);
-	g_test_add("/state-saver/free-waits-for-the-save-under-way",
-		   Fixture,
-		   NULL,
-		   setup,
-		   test_free_waits_for_the_save_under_way,
-		   teardown);
+#define ADD(name, fn) g_test_add("/state-saver/" name, Fixture, NULL, setup, fn, teardown)
+	ADD("asks-during-a-save-share-the-next", test_asks_during_a_save_share_the_next);
+	ADD("a-failed-save-is-reported", test_a_failed_save_is_reported);
+	ADD("finish-saves-what-was-asked", test_finish_saves_what_was_asked);
+	ADD("finish-with-force-saves", test_finish_with_force_saves);
+	ADD("free-waits-for-the-save-under-way", test_free_waits_for_the_save_under_way);
+#undef ADD
 	return g_test_run();
 }

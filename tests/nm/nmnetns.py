@@ -399,6 +399,12 @@ class NmNetns:
         return False
 
     # -- what tests look at --------------------------------------------------
+    def hook_lines(self):
+        """What nm-dispatcher logged of the pre-up hook, line by line."""
+        with open(os.path.join(self.dir, "dispatcher.log"), encoding="utf-8",
+                  errors="replace") as f:
+            return [line for line in f if "macguise-pre-up" in line]
+
     def link_mac(self, iface="veth0", ns=None):
         out = self.run("ip", "-o", "link", "show", iface, ns=ns or self.ns).stdout
         return out.split("link/ether ")[1].split()[0]

@@ -103,13 +103,8 @@ def captured():
         return []
 
 
-def hook_lines():
-    with open(os.path.join(NM.dir, "dispatcher.log"), encoding="utf-8", errors="replace") as f:
-        return [line for line in f if "macguise-pre-up" in line]
-
-
 def hook_runs():
-    return sum(1 for line in hook_lines() if ": run script" in line)
+    return sum(1 for line in NM.hook_lines() if ": run script" in line)
 
 
 def up(name):
@@ -222,8 +217,9 @@ def clean_link_no_reactivation_and_hook_time_within_the_window():
     assert hook_runs() == runs + 1, "one activation, one check"
     assert after["generation"] == before["generation"] and after["address"] == mac
     assert NM.link_mac() == mac
-    took = [int(m) for m in re.findall(r"link check clean after (\d+) ms", "".join(hook_lines()[-3:]))]
-    assert took, hook_lines()[-3:]
+    took = [int(m) for m in
+            re.findall(r"link check clean after (\d+) ms", "".join(NM.hook_lines()[-3:]))]
+    assert took, NM.hook_lines()[-3:]
     print(f"# hook: {took[-1]} ms for a {WINDOW_MS} ms window; activation {ms:.0f} ms")
     assert WINDOW_MS <= took[-1] <= WINDOW_MS + HOOK_SLACK_MS, took
     assert ms >= WINDOW_MS, "NetworkManager should have waited for the check"
@@ -253,11 +249,11 @@ def index_lets_the_hook_skip_dbus_for_what_needs_no_check():
     # hook no longer talks to macguised at all.
     configure("[global]\nprobes=none\n")
     NM.wait_for("an index that skips all", lambda: index()[0])
-    checked, runs, lines = status("e1").get("checked-at"), hook_runs(), len(hook_lines())
+    checked, runs, lines = status("e1").get("checked-at"), hook_runs(), len(NM.hook_lines())
     ms = up("e1")
     down("e1")
     assert hook_runs() == runs + 1
-    assert not any("link check" in l for l in hook_lines()[lines:]), hook_lines()[lines:]
+    assert not any("link check" in l for l in NM.hook_lines()[lines:]), NM.hook_lines()[lines:]
     assert status("e1").get("checked-at") == checked
     print(f"# activation with the check off: {ms:.0f} ms")
     configure("")
@@ -464,12 +460,12 @@ def a_flooded_link_neither_stalls_nor_burdens_the_check():
         NM.spawn(f"flood-{kind}", FLOOD, "veth1", kind, str(FLOOD_RATE), ready, ns=NM.peer)
         NM.wait_for(f"a {kind} flood of {FLOOD_RATE} frames a second",
                     lambda r=ready: os.path.exists(r))
-        seen = len(hook_lines())
+        seen = len(NM.hook_lines())
         up("flooded")
         NM.wait_for("the check's report",
-                    lambda: any("link check" in line for line in hook_lines()[seen:]))
+                    lambda: any("link check" in line for line in NM.hook_lines()[seen:]))
         NM.end(f"flood-{kind}")
-        line = next(line for line in hook_lines()[seen:] if "link check" in line)
+        line = next(line for line in NM.hook_lines()[seen:] if "link check" in line)
         m = re.search(r"link check clean after (\d+) ms, (\d+) frames? read", line)
         assert m, line
         took, read = int(m.group(1)), int(m.group(2))
@@ -492,7 +488,7 @@ def without_macguised_the_hook_exits_at_once_and_activation_proceeds():
     runs = hook_runs()
     ms = up("e1")
     assert hook_runs() == runs + 1
-    assert "macguised is not running" in hook_lines()[-2] + hook_lines()[-1], hook_lines()[-2:]
+    assert "macguised is not running" in NM.hook_lines()[-2] + NM.hook_lines()[-1], NM.hook_lines()[-2:]
     print(f"# activation without macguised: {ms:.0f} ms")
     assert ms < WINDOW_MS, f"{ms:.0f} ms: the hook held the activation up"
     assert "activated" in NM.nmcli("-g", "GENERAL.STATE", "connection", "show", "e1").stdout
@@ -503,7 +499,7 @@ def without_macguised_the_hook_exits_at_once_and_activation_proceeds():
 def no_address_in_plain_text_in_the_hook_or_daemon_logs():
     # the hook's lines (nm-dispatcher's own --debug lines list the device's
     # IP addresses, the EUI-64 link-local among them: not ours to keep out)
-    logs = "".join(hook_lines()).lower()
+    logs = "".join(NM.hook_lines()).lower()
     with open(os.path.join(NM.dir, "macguised.log"), encoding="utf-8", errors="replace") as f:
         logs += f.read().lower()
     assert len(BURNED) >= 4, BURNED

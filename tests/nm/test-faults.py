@@ -96,11 +96,6 @@ def running(name):
     return any(n == name and p.poll() is None for n, p in NM.pids)
 
 
-def hook_lines():
-    with open(os.path.join(NM.dir, "dispatcher.log"), encoding="utf-8", errors="replace") as f:
-        return [line for line in f if "macguise-pre-up" in line]
-
-
 def cli_status():
     p = NM.run(CLI, "status", "--json", ns=NM.ns)
     return json.loads(p.stdout)
@@ -213,11 +208,11 @@ def a_save_held_in_its_fsync_costs_no_activation_its_check():
     try:
         assert NM.macguise_call("Rotate", "rotated", "false").returncode == 0
         NM.wait_for("a save held in its fsync", lambda: os.path.exists(mark))
-        seen = len(hook_lines())
+        seen = len(NM.hook_lines())
         NM.nmcli("connection", "up", "slow-disk")
         NM.wait_for("the hook's outcome", lambda: any(
-            "link check" in line or "macguised" in line for line in hook_lines()[seen:]))
-        lines = hook_lines()[seen:]
+            "link check" in line or "macguised" in line for line in NM.hook_lines()[seen:]))
+        lines = NM.hook_lines()[seen:]
         assert any("link check clean" in line for line in lines), lines
         assert os.path.exists(mark), "the save was not held throughout"
         assert NM.cloned("rotated") == held, "an address reached NetworkManager before its save"
