@@ -6,6 +6,13 @@ privileged actions run through sudo and its actions runner, the macguise
 command against a real NetworkManager and macguised in namespaces, and
 headless Chromium driven by Selenium.
 
+Debian's freedombox package is the newest in /var/cache/macguise-freedombox
+or the one MG_FREEDOMBOX_DEB names; its version is in the first test's name.
+FreedomBox 26.x (whose Python package is `freedombox`, where older ones'
+is `plinth`) runs its privileged actions in a daemon of its own, which the
+test starts as systemd would; older ones through sudo and their actions
+runner.
+
 The test runs in mount and network namespaces of its own: /etc, /usr and
 /var are overlays whose changes (the unpacked freedombox package, the app,
 FreedomBox's database) live in the test directory; /run is a fresh tmpfs
@@ -23,6 +30,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import traceback
 import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -42,15 +50,26 @@ from fbxdeb import freedombox_deb  # noqa: E402
 
 MACGUISED, CLI, APP, SHOTS = sys.argv[1:5]
 PORT = 8000
-BASE = f"http://127.0.0.1:{PORT}/plinth"
+# FreedomBox's URL prefix (its cfg.server_dir: /plinth, /freedombox in
+# 26.x), as plinth_prepare.py reads it, and its pages' URL
+PREFIX = BASE = None
+FREEDOMBOX_DEB = freedombox_deb()
+FREEDOMBOX_VERSION = subprocess.run(["dpkg-deb", "-f", FREEDOMBOX_DEB, "Version"], check=True,
+                                    capture_output=True, text=True).stdout.strip()
+# 26.x's daemon for privileged actions (systemd starts it on a FreedomBox)
+PRIVILEGED_DAEMON = "/usr/lib/freedombox/freedombox-privileged"
 USER, PASSWORD = "owner", "a long test passphrase 7"
-# The modules FreedomBox's own page templates link to; every other
-# FreedomBox app stays off, and none is set up (see plinth_prepare.py).
+# The modules FreedomBox's own page templates link to (sso until 26.x);
+# every other FreedomBox app stays off, and none is set up (see
+# plinth_prepare.py).
 PLINTH_MODULES = ("backups", "diagnostics", "help", "power", "sso", "storage", "users")
 
 
 def sh(*cmd, **kwargs):
-    return subprocess.run(cmd, check=True, capture_output=True, text=True, **kwargs)
+    p = subprocess.run(cmd, capture_output=True, text=True, **kwargs)
+    if p.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)}: exit {p.returncode}:\n{p.stderr[-3000:]}")
+    return p
 
 
 def private_system(top):
@@ -69,8 +88,8 @@ def private_system(top):
 def install_freedombox(deb):
     sh("dpkg-deb", "-x", deb, "/")
     # FreedomBox's own list of apps: /etc/plinth/modules-enabled (23.6) or
-    # /usr/share/freedombox/modules-enabled (25); 25 still reads the first,
-    # where the app's package puts its entry.
+    # /usr/share/freedombox/modules-enabled (25, 26); 25 and 26 still read
+    # the first, where the app's package puts its entry.
     for packaged in ("/etc/plinth/modules-enabled", "/usr/share/freedombox/modules-enabled"):
         for name in os.listdir(packaged) if os.path.isdir(packaged) else ():
             if name not in PLINTH_MODULES:
@@ -108,11 +127,21 @@ def macguise_dirs(nm):
 def start_plinth(nm):
     """FreedomBox's web service as on a FreedomBox: as the unprivileged user
     plinth, which reaches root only through FreedomBox's sudo rule for its
-    actions runner (/etc/sudoers.d/plinth, from the package)."""
-    sh("/usr/bin/python3", os.path.join(HERE, "plinth_prepare.py"), USER, PASSWORD,
-       cwd="/var/lib/plinth")
+    actions runner (/etc/sudoers.d/plinth, from the package; up to 25.x) or
+    its privileged daemon's socket (26.x)."""
+    global PREFIX, BASE
     sh("adduser", "--system", "--quiet", "--group", "--no-create-home",
        "--home", "/var/lib/plinth", "plinth")
+    if os.path.exists(PRIVILEGED_DAEMON):
+        # as freedombox-privileged.service, root; it makes its socket
+        nm.spawn("freedombox-privileged", "/usr/bin/python3", PRIVILEGED_DAEMON,
+                 env={k: v for k, v in os.environ.items() if k != "DBUS_SYSTEM_BUS_ADDRESS"})
+        nm.wait_for("FreedomBox's privileged daemon",
+                    lambda: os.path.exists("/run/freedombox/privileged.socket"), timeout=60)
+    prepared = sh("/usr/bin/python3", os.path.join(HERE, "plinth_prepare.py"), USER, PASSWORD,
+                  cwd="/var/lib/plinth")
+    PREFIX = json.loads(prepared.stdout.splitlines()[-1])["server_dir"]
+    BASE = f"http://127.0.0.1:{PORT}{PREFIX}"
     sh("chown", "-R", "plinth:plinth", "/var/lib/plinth")
     env = {k: v for k, v in os.environ.items() if k != "DBUS_SYSTEM_BUS_ADDRESS"}
     env["HOME"] = "/var/lib/plinth"
@@ -163,7 +192,7 @@ def set_up():
     NM.wait_cloned("cafe", setting="802-11-wireless")
     NM.wait_cloned("hotspot", setting="802-11-wireless")
     NM.nmcli("connection", "up", "wan")
-    install_freedombox(freedombox_deb())
+    install_freedombox(FREEDOMBOX_DEB)
     start_plinth(NM)
     os.makedirs(SHOTS, exist_ok=True)
     DRIVER = browser()
@@ -249,13 +278,31 @@ def page_test(fn):
     return mgtap.test(run)
 
 
-@page_test
 def an_administrator_logs_in_to_freedombox():
-    DRIVER.get(BASE + "/accounts/login/?next=/plinth/sys/macguise/")
+    DRIVER.get(BASE + f"/accounts/login/?next={PREFIX}/sys/macguise/")
     find("#id_username").send_keys(USER)
     find("#id_password").send_keys(PASSWORD)
     find("#id_password").submit()
-    wait_page(lambda d: d.current_url.endswith("/plinth/sys/macguise/"), "the login to finish")
+    wait_page(lambda d: d.current_url.endswith(f"{PREFIX}/sys/macguise/"),
+              "the login to finish")
+
+
+# The FreedomBox under test, named in the first test's name.
+an_administrator_logs_in_to_freedombox.__name__ = \
+    f"an_administrator_logs_in_to_freedombox_{FREEDOMBOX_VERSION}"
+an_administrator_logs_in_to_freedombox = page_test(an_administrator_logs_in_to_freedombox)
+
+
+@page_test
+def the_system_page_renders_with_the_app():
+    DRIVER.get(BASE + "/sys/")
+    wait_page(lambda d: finds("a[href$='/sys/macguise/']"), "the app's entry")
+    entry = find("a[href$='/sys/macguise/']")
+    assert "MAC Privacy" in entry.text, entry.text
+    # its icon drawn: the font's glyph, or an inline SVG (26.x)
+    assert entry.find_elements("css selector", "span.fa-user-secret, svg"), \
+        entry.get_attribute("innerHTML")
+    shot("system-page")
 
 
 @page_test
@@ -430,7 +477,8 @@ def freedomboxs_own_test_setup_runs_the_app_views_for_real():
     p = subprocess.run(
         ["/usr/bin/python3", "-m", "pytest", "-p", "no:cacheprovider", "-c", "/dev/null",
          "--rootdir", os.path.join(HERE, "views"), "-ra", "-v",
-         "--ds=plinth.tests.data.django_test_settings", os.path.join(HERE, "views")],
+         f"--ds={FREEDOMBOX_PACKAGE}.tests.data.django_test_settings",
+         os.path.join(HERE, "views")],
         cwd="/var/lib/plinth", env=env, capture_output=True, text=True, timeout=600)
     for line in (p.stdout + p.stderr).splitlines():
         print("# pytest: " + line)
@@ -440,7 +488,22 @@ def freedomboxs_own_test_setup_runs_the_app_views_for_real():
 
 
 try:
-    set_up()
+    print(f"# FreedomBox {FREEDOMBOX_VERSION} ({os.path.basename(FREEDOMBOX_DEB)})", flush=True)
+    try:
+        set_up()
+    except Exception:
+        # FreedomBox (or its privileged daemon) did not start with the app:
+        # one failure the TAP shows, with why
+        print("1..1")
+        print(f"not ok 1 - freedombox_{FREEDOMBOX_VERSION}_starts_with_the_app")
+        for line in traceback.format_exc().splitlines():
+            print("# " + line)
+        for name in ("plinth", "freedombox-privileged"):
+            for line in NM.log_tail(name, 20).splitlines():
+                print(f"# {name}: {line}")
+        raise
+    FREEDOMBOX_PACKAGE = "freedombox" if os.path.isdir(
+        "/usr/lib/python3/dist-packages/freedombox") else "plinth"
     mgtap.run()
 finally:
     tear_down()

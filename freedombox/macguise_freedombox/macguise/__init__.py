@@ -3,17 +3,19 @@
 MAC address, changed on a schedule.
 
 Loaded by FreedomBox from its modules-enabled list. The same code runs on
-FreedomBox 23.6 (Debian 12) and 25.x (Debian 13); where their interfaces
-differ (menus, app information, diagnostics), compat.py chooses.
+FreedomBox 23.6 (Debian 12), 25.x (Debian 13) and 26.x (backports), whose
+Python package is `freedombox` where the others' is `plinth` (fbx.py finds
+it); where their interfaces differ (menus, app information, icons,
+diagnostics), compat.py chooses.
 """
 
 from django.utils.translation import gettext_lazy as _
 
-from plinth import app as app_module
-from plinth import menu
-from plinth.modules.backups.components import BackupRestore
+from . import compat, fbx, manifest
 
-from . import compat, manifest
+app_module = fbx.module('app')
+menu = fbx.module('menu')
+BackupRestore = fbx.module('modules.backups.components').BackupRestore
 
 _description = [
     _('Every network this box connects to sees a different, ordinary-looking '
@@ -42,7 +44,7 @@ class MacguiseApp(app_module.App):
 
         info = compat.app_info(app_id=self.app_id, version=self._version,
                                is_essential=True, name=_('MAC Privacy'),
-                               icon='fa-user-secret',
+                               icon=compat.app_icon(),
                                description=_description,
                                short_description=_('Network Addresses'),
                                manual_page=None)

@@ -10,7 +10,9 @@ import json
 import re
 import subprocess
 
-from plinth.actions import privileged
+from . import fbx
+
+privileged = fbx.module('actions').privileged
 
 MACGUISE = '/usr/bin/macguise'
 

@@ -11,10 +11,10 @@ from django.utils.translation import get_language, to_locale
 from django.utils.translation import gettext as _
 from django.views.generic import FormView, View
 
-from plinth.views import AppView
-
-from . import privileged
+from . import fbx, privileged
 from .forms import DefaultsForm, ProfileForm
+
+AppView = fbx.module('views').AppView
 
 
 def _language():

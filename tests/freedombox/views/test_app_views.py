@@ -2,9 +2,9 @@
 """The MAC privacy app's views and privileged actions, tested the way
 FreedomBox tests its own apps' views (pytest with pytest-django,
 FreedomBox's Django test settings, a RequestFactory request with message
-storage, the app's URLs included into plinth.urls), with nothing mocked:
-each privileged action goes through sudo and FreedomBox's actions runner
-to the real macguise command, which talks to the test's NetworkManager and
+storage, the app's URLs included into FreedomBox's urls), with nothing
+mocked: each privileged action goes through sudo and FreedomBox's actions
+runner (its privileged daemon in 26.x) to the real macguise command, which talks to the test's NetworkManager and
 macguised. tests/freedombox/test-plinth.py sets that up (FreedomBox
 installed into an overlay, the private bus at /run/dbus) and runs this."""
 
@@ -18,11 +18,12 @@ import pytest
 from django import urls
 from django.contrib.messages.storage.fallback import FallbackStorage
 
-from plinth import module_loader
+from macguise_freedombox.macguise import fbx, views
 
-from macguise_freedombox.macguise import views
+# FreedomBox's package: `freedombox` from 26.x, `plinth` before
+module_loader = fbx.module('module_loader')
 
-pytestmark = pytest.mark.urls('plinth.urls')
+pytestmark = pytest.mark.urls(f'{fbx.NAME}.urls')
 
 PROFILE = 'pytest-office'
 
@@ -30,8 +31,8 @@ PROFILE = 'pytest-office'
 @pytest.fixture(autouse=True, scope='module')
 def fixture_app_urls():
     """The app's URLs, as FreedomBox's own view tests include theirs."""
-    with patch('plinth.module_loader._modules_to_load', new=[]) as modules, \
-            patch('plinth.urls.urlpatterns', new=[]):
+    with patch(f'{fbx.NAME}.module_loader._modules_to_load', new=[]) as modules, \
+            patch(f'{fbx.NAME}.urls.urlpatterns', new=[]):
         modules.append('macguise_freedombox.macguise')
         module_loader.include_urls()
         yield
