@@ -12,6 +12,7 @@
 
 #define MG_PROBE_WINDOW_MAX_MS 5000
 #define MG_CONFLICT_ATTEMPTS_MAX 20
+#define MG_PASSIVE_WATCH_MAX_S 3600
 #define MG_HISTORY_ENTRIES_MAX 1000000
 
 void
@@ -36,6 +37,12 @@ mg_config_init_default(MgConfig *config)
 	 * period and the answer, and stays small beside DHCP's seconds. */
 	config->probe_window_ms = 200;
 	config->probes = MG_PROBE_ALL;
+	/* A twin that stays quiet through the window gives itself away with
+	 * its own link-up and background traffic (DAD, router and MLD
+	 * messages within seconds of a link coming up; mDNS, SSDP, ARP for new
+	 * neighbours, MLD reports to a querier every 125 s): five minutes sees
+	 * the first and at least two rounds of the last. */
+	config->passive_watch_s = 300;
 	config->conflict_max_attempts = 3;
 	config->history_max_entries = 10000;
 	config->history_max_age = G_GINT64_CONSTANT(730) * 86400;
@@ -94,6 +101,15 @@ mg_config_load_global(MgConfig *config, GKeyFile *kf, GError **error)
 					    &config->probe_window_ms,
 					    error))
 				return FALSE;
+		} else if (g_strcmp0(k, "passive-watch-s") == 0) {
+			if (!mg_config_uint(kf,
+					    "global",
+					    k,
+					    0,
+					    MG_PASSIVE_WATCH_MAX_S,
+					    &config->passive_watch_s,
+					    error))
+				return FALSE;
 		} else if (g_strcmp0(k, "probes") == 0) {
 			g_autofree char *text = g_key_file_get_value(kf, "global", k, NULL);
 			g_autoptr(GError) local = NULL;
@@ -146,8 +162,8 @@ mg_config_load_global(MgConfig *config, GKeyFile *kf, GError **error)
 			    MG_ERROR,
 			    MG_ERROR_CONFIG,
 			    _("[global] %s is not a setting; the settings are probe-window-ms, "
-			      "probes, conflict-max-attempts, history-max-entries and "
-			      "history-max-age"),
+			      "probes, passive-watch-s, conflict-max-attempts, "
+			      "history-max-entries and history-max-age"),
 			    k);
 			return FALSE;
 		}

@@ -29,6 +29,7 @@ typedef struct {
 	MgPolicy ap;                 /* Wi-Fi profiles in access-point mode (hotspots) */
 	guint probe_window_ms;       /* the pre-up uniqueness check's window; 0: off */
 	MgProbeKinds probes;         /* which probes it makes; 0: off */
+	guint passive_watch_s;       /* after a clean check, passive watching; 0: off */
 	guint conflict_max_attempts; /* reassignments after conflicts, then stop */
 	guint history_max_entries;   /* reuse-history bounds */
 	gint64 history_max_age;      /* seconds */

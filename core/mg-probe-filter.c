@@ -19,13 +19,21 @@
 /* Everything the classifier reads lies within the first 128 bytes. */
 #define KEEP 2048
 
+static void
+mg_probe_filter_source_words(const MgMac *mac, guint32 *high, guint32 *low)
+{
+	const guint8 *o = mac->octet;
+
+	*high = (guint32)o[0] << 24 | (guint32)o[1] << 16 | (guint32)o[2] << 8 | o[3];
+	*low = (guint32)o[4] << 8 | o[5];
+}
+
 void
 mg_probe_filter_build(const MgMac *mac, struct sock_filter prog[MG_PROBE_FILTER_LEN])
 {
-	const guint8 *o = mac->octet;
-	const guint32 src_high =
-	    (guint32)o[0] << 24 | (guint32)o[1] << 16 | (guint32)o[2] << 8 | o[3];
-	const guint32 src_low = (guint32)o[4] << 8 | o[5];
+	guint32 src_high, src_low;
+
+	mg_probe_filter_source_words(mac, &src_high, &src_low);
 	/* A jump skips that many instructions after its own ("to": where it lands). */
 	const struct sock_filter p[MG_PROBE_FILTER_LEN] = {
 		/* 0 */ BPF_STMT(BPF_LD | BPF_H | BPF_ABS, OFF_TYPE),
@@ -45,4 +53,23 @@ mg_probe_filter_build(const MgMac *mac, struct sock_filter prog[MG_PROBE_FILTER_
 	};
 
 	memcpy(prog, p, sizeof(p));
+}
+
+void
+mg_probe_filter_build_source(const MgMac *mac, struct sock_filter prog[MG_SOURCE_FILTER_LEN])
+{
+	guint32 src_high, src_low;
+
+	mg_probe_filter_source_words(mac, &src_high, &src_low);
+	{
+		const struct sock_filter p[MG_SOURCE_FILTER_LEN] = {
+			/* 0 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, OFF_SRC),
+			/* 1 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, src_high, 0, 3), /* to 5 */
+			/* 2 */ BPF_STMT(BPF_LD | BPF_H | BPF_ABS, OFF_SRC + 4),
+			/* 3 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, src_low, 0, 1), /* to 5 */
+			/* 4 */ BPF_STMT(BPF_RET | BPF_K, KEEP),
+			/* 5 */ BPF_STMT(BPF_RET | BPF_K, 0),
+		};
+		memcpy(prog, p, sizeof(p));
+	}
 }

@@ -10,11 +10,17 @@
 
 #include "mg-dbus-api.h"
 
+#include <gio/gunixfdlist.h>
 #include <pwd.h>
+#include <unistd.h>
 
-/* Callers remembered (unique names are never reused on a bus); beyond
- * this many, the bus is asked again. */
-#define MG_DBUS_MAX_CALLERS 256
+/* Callers remembered (unique names are never reused on a bus) until they
+ * leave the bus: a verdict sent without waiting for the answer is handled
+ * after its sender has gone, when the bus can no longer say who it was, so
+ * the entry made when the hook asked its first question must still be
+ * there. The bus's own limits on connections keep the table small; past
+ * this many, new callers are asked about on every call instead. */
+#define MG_DBUS_MAX_CALLERS 4096
 
 typedef struct {
 	MgService *service;
@@ -24,6 +30,7 @@ typedef struct {
 	GDBusConnection *connection;
 	GHashTable *callers; /* unique name -> uid */
 	gulong changed_id;
+	guint owner_changed_id;
 } MgDbusApi;
 
 typedef void (*MgDbusHandler)(MgDbusApi *api,
@@ -122,12 +129,45 @@ mg_dbus_report_verdict(MgDbusApi *api,
 	mg_dbus_reply(invocation, outcome != NULL ? g_variant_new_string(outcome) : NULL, error);
 }
 
+/* No reply: the hook has gone by now. */
+static void
+mg_dbus_watch_link(MgDbusApi *api,
+		   GVariant *parameters,
+		   GDBusMethodInvocation *invocation,
+		   guint32 uid)
+{
+	GUnixFDList *fds =
+	    g_dbus_message_get_unix_fd_list(g_dbus_method_invocation_get_message(invocation));
+	g_autoptr(GError) error = NULL;
+	const char *profile, *iface, *address;
+	gint32 handle;
+	int fd;
+
+	g_variant_get(parameters, "(&s&s&sh)", &profile, &iface, &address, &handle);
+	fd = fds != NULL && handle >= 0 && handle < g_unix_fd_list_get_length(fds)
+		 ? g_unix_fd_list_get(fds, handle, &error)
+		 : -1;
+	if (error != NULL)
+		g_debug("WatchLink: %s", error->message);
+	if (fd < 0)
+		g_dbus_method_invocation_return_error_literal(invocation,
+							      G_IO_ERROR,
+							      G_IO_ERROR_INVALID_ARGUMENT,
+							      "no socket came with the call");
+	else if (!mg_service_watch_link(api->service, profile, iface, address, fd, &error)) {
+		g_debug("WatchLink: %s", error->message);
+		g_dbus_method_invocation_return_gerror(invocation, error);
+	} else
+		g_dbus_method_invocation_return_value(invocation, NULL);
+}
+
 static const MgDbusMethod mg_dbus_methods[] = {
 	{ "GetStatus", mg_dbus_get_status, FALSE },
 	{ "Rotate", mg_dbus_rotate, TRUE },
 	{ "Reload", mg_dbus_reload, TRUE },
 	{ "GetLinkCheck", mg_dbus_get_link_check, TRUE },
 	{ "ReportVerdict", mg_dbus_report_verdict, TRUE },
+	{ "WatchLink", mg_dbus_watch_link, TRUE },
 };
 
 /* A call waiting for the bus to say who made it. */
@@ -163,11 +203,11 @@ mg_dbus_caller_known(GObject *source, GAsyncResult *result, gpointer user_data)
 
 	if (ret != NULL) {
 		g_variant_get(ret, "(u)", &uid);
-		if (g_hash_table_size(call->api->callers) >= MG_DBUS_MAX_CALLERS)
-			g_hash_table_remove_all(call->api->callers);
-		g_hash_table_insert(call->api->callers,
-				    g_strdup(g_dbus_method_invocation_get_sender(call->invocation)),
-				    GUINT_TO_POINTER(uid));
+		if (g_hash_table_size(call->api->callers) < MG_DBUS_MAX_CALLERS)
+			g_hash_table_insert(
+			    call->api->callers,
+			    g_strdup(g_dbus_method_invocation_get_sender(call->invocation)),
+			    GUINT_TO_POINTER(uid));
 	}
 	mg_dbus_dispatch(call->api, call->method, call->invocation, uid);
 	g_free(call);
@@ -240,11 +280,43 @@ mg_dbus_profiles_changed(MgService *service, GStrv uuids, gpointer user_data)
 		g_debug("cannot emit ProfilesChanged: %s", error->message);
 }
 
+/* A caller left the bus (the bus daemon says so after every message the
+ * caller sent has been delivered). */
+static void
+mg_dbus_name_owner_changed(GDBusConnection *connection,
+			   const char *sender,
+			   const char *path,
+			   const char *interface,
+			   const char *signal,
+			   GVariant *parameters,
+			   gpointer user_data)
+{
+	MgDbusApi *api = user_data;
+	const char *name, *old_owner, *new_owner;
+
+	if (!g_variant_is_of_type(parameters, G_VARIANT_TYPE("(sss)")))
+		return;
+	g_variant_get(parameters, "(&s&s&s)", &name, &old_owner, &new_owner);
+	if (*new_owner == '\0')
+		g_hash_table_remove(api->callers, name);
+}
+
 static void
 mg_dbus_bus_acquired(GDBusConnection *connection, const char *name, gpointer user_data)
 {
 	MgDbusApi *api = user_data;
 	g_autoptr(GError) error = NULL;
+
+	api->owner_changed_id = g_dbus_connection_signal_subscribe(connection,
+								   "org.freedesktop.DBus",
+								   "org.freedesktop.DBus",
+								   "NameOwnerChanged",
+								   "/org/freedesktop/DBus",
+								   NULL,
+								   G_DBUS_SIGNAL_FLAGS_NONE,
+								   mg_dbus_name_owner_changed,
+								   api,
+								   NULL);
 
 	if (g_dbus_connection_register_object(connection,
 					      MG_DBUS_PATH,
@@ -278,6 +350,8 @@ static void
 mg_dbus_api_free(MgDbusApi *api)
 {
 	g_clear_signal_handler(&api->changed_id, api->service);
+	if (api->connection != NULL && api->owner_changed_id != 0)
+		g_dbus_connection_signal_unsubscribe(api->connection, api->owner_changed_id);
 	g_object_unref(api->service);
 	g_clear_object(&api->connection);
 	g_hash_table_unref(api->callers);

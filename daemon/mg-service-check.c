@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The pre-up hook's two calls: what to check on a profile's link, and what
- * the check found. The decisions are core's (mg-verdict-report.h); this
- * file carries them out. */
+/* The pre-up hook's calls: what to check on a profile's link, what the
+ * check found, and the passive watch that follows a clean check. The
+ * decisions are core's (mg-verdict-report.h); this file carries them out. */
 #define G_LOG_DOMAIN "macguised"
 
 #include "config.h"
 
 #include "mg-service-private.h"
+#include "mg-paths.h"
 #include "mg-probe.h"
 #include "mg-verdict-report.h"
 
@@ -93,6 +94,27 @@ mg_service_carry_out_report(MgService *self,
 	return assigned ? r.outcome : MG_REPORT_RECORDED;
 }
 
+static gboolean
+mg_service_watching_after_check(MgService *self)
+{
+	return self->rt.config.passive_watch_s > 0 && (self->rt.config.probes & MG_PROBE_PASSIVE);
+}
+
+static void mg_service_watch_prepare(MgService *self, const char *uuid, guint run_attempts);
+
+static void
+mg_service_record_verdict(MgService *self,
+			  MgProfileState *p,
+			  MgVerdict verdict,
+			  const char *evidence)
+{
+	guint attempts = p->recovery_attempts;
+
+	mg_state_record_verdict(p, verdict, evidence, g_get_real_time() / G_USEC_PER_SEC);
+	if (verdict == MG_VERDICT_CLEAN && mg_service_watching_after_check(self))
+		mg_service_watch_prepare(self, p->uuid, attempts);
+}
+
 const char *
 mg_service_report_verdict(MgService *self,
 			  const char *profile,
@@ -131,7 +153,7 @@ mg_service_report_verdict(MgService *self,
 	if ((r.actions & MG_DO_RECORD_VERDICT) == 0)
 		return mg_report_outcome_to_string(r.outcome);
 
-	mg_state_record_verdict(p, verdict, evidence, g_get_real_time() / G_USEC_PER_SEC);
+	mg_service_record_verdict(self, p, verdict, evidence);
 	mg_service_note_changed(self, p->uuid);
 	if (r.outcome == MG_REPORT_RECORDED) {
 		digest = mg_state_log_digest(self->rt.state, &mac);
@@ -145,4 +167,155 @@ mg_service_report_verdict(MgService *self,
 	}
 	return mg_report_outcome_to_string(
 	    mg_service_carry_out_report(self, rc, policy, p, r, iface));
+}
+
+/* A passive watch, and what it is about. */
+typedef struct {
+	MgService *self;
+	char *uuid;
+	char *iface;
+	char address[MG_MAC_STRLEN];
+	/* A clean check ends a run of conflicts; but a finding of the watch
+	 * after it goes on with that run, so that a station that copies each
+	 * new address a while after its check still meets
+	 * conflict-max-attempts. */
+	guint run_attempts;
+	MgLinkWatch *watch; /* NULL: the clean verdict came, the socket not yet */
+} MgServiceWatch;
+
+static void
+mg_service_watch_free(MgServiceWatch *sw)
+{
+	mg_link_watch_free(sw->watch);
+	g_free(sw->uuid);
+	g_free(sw->iface);
+	g_free(sw);
+}
+
+GHashTable *
+mg_service_watches_new(void)
+{
+	return g_hash_table_new_full(
+	    g_str_hash, g_str_equal, NULL, (GDestroyNotify)mg_service_watch_free);
+}
+
+void
+mg_service_watch_over(MgService *self, const char *uuid)
+{
+	g_hash_table_remove(self->watches, uuid);
+}
+
+/* At a clean verdict: the watch to come, and the run of conflicts it may
+ * continue. */
+static void
+mg_service_watch_prepare(MgService *self, const char *uuid, guint run_attempts)
+{
+	MgServiceWatch *sw = g_new0(MgServiceWatch, 1);
+
+	sw->self = self;
+	sw->uuid = g_strdup(uuid);
+	sw->run_attempts = run_attempts;
+	g_hash_table_replace(self->watches, sw->uuid, sw);
+}
+
+static void
+mg_service_watch_ended(const char *evidence, guint after_ms, gpointer user_data)
+{
+	MgServiceWatch *sw = user_data;
+	MgService *self = sw->self;
+	g_autofree char *uuid = g_strdup(sw->uuid);
+	g_autofree char *iface = g_strdup(sw->iface);
+	char address[MG_MAC_STRLEN];
+	g_autoptr(GError) error = NULL;
+	const char *outcome;
+
+	guint run_attempts = sw->run_attempts;
+	MgProfileState *p;
+
+	memcpy(address, sw->address, sizeof(address));
+	g_hash_table_remove(self->watches, uuid);
+	if (evidence == NULL)
+		return;
+	p = mg_state_get_profile(self->rt.state, uuid);
+	if (p != NULL)
+		p->recovery_attempts = MAX(p->recovery_attempts, run_attempts);
+	outcome = mg_service_report_verdict(
+	    self, uuid, iface, address, "conflict", evidence, after_ms, &error);
+	if (outcome == NULL)
+		g_warning("%s: a finding of the passive watch: %s", iface, error->message);
+	else
+		g_debug("%s: the passive watch found another station: %s", iface, outcome);
+}
+
+/* The watch is for the address the profile has now. (Its activation may
+ * not be in libnm's list yet: the hook runs while it activates. A link that
+ * goes down ends the watch, and so does the activation's end.) */
+static gboolean
+mg_service_watch_wanted(MgService *self, NMRemoteConnection *rc, const MgMac *mac)
+{
+	const char *uuid = nm_connection_get_uuid(NM_CONNECTION(rc));
+	const MgProfileState *p = mg_state_get_profile(self->rt.state, uuid);
+
+	return mg_service_watching_after_check(self) &&
+	       mg_service_manages(self, NM_CONNECTION(rc)) && p != NULL && p->has_address &&
+	       mg_mac_equal(&p->address, mac);
+}
+
+gboolean
+mg_service_watch_link(MgService *self,
+		      const char *profile,
+		      const char *iface,
+		      const char *address,
+		      int fd,
+		      GError **error)
+{
+	NMRemoteConnection *rc;
+	MgServiceWatch *sw;
+	MgMac mac;
+	unsigned ifindex;
+
+	if (!mg_iface_name_is_valid(iface) || !mg_mac_parse(address, &mac, NULL)) {
+		g_set_error_literal(error,
+				    G_IO_ERROR,
+				    G_IO_ERROR_INVALID_ARGUMENT,
+				    "the interface name or the address is malformed");
+		close(fd);
+		return FALSE;
+	}
+	if ((rc = mg_service_lookup_profile(self, profile, error)) == NULL) {
+		close(fd);
+		return FALSE;
+	}
+	ifindex = if_nametoindex(iface);
+	if (ifindex == 0 || !mg_service_watch_wanted(self, rc, &mac)) {
+		g_debug("profile '%s' on %s: no passive watch (off, or another address now)",
+			nm_connection_get_id(NM_CONNECTION(rc)),
+			iface);
+		close(fd);
+		return TRUE;
+	}
+	sw = g_hash_table_lookup(self->watches, nm_connection_get_uuid(NM_CONNECTION(rc)));
+	if (sw == NULL || sw->watch != NULL) {
+		mg_service_watch_prepare(self, nm_connection_get_uuid(NM_CONNECTION(rc)), 0);
+		sw = g_hash_table_lookup(self->watches, nm_connection_get_uuid(NM_CONNECTION(rc)));
+	}
+	g_free(sw->iface);
+	sw->iface = g_strdup(iface);
+	mg_mac_format(&mac, sw->address);
+	sw->watch = mg_link_watch_new(fd,
+				      (int)ifindex,
+				      &mac,
+				      self->rt.config.passive_watch_s,
+				      mg_service_watch_ended,
+				      sw,
+				      error);
+	if (sw->watch == NULL) {
+		g_hash_table_remove(self->watches, sw->uuid);
+		return FALSE;
+	}
+	g_debug("profile '%s' on %s: watching passively for %u s",
+		nm_connection_get_id(NM_CONNECTION(rc)),
+		iface,
+		self->rt.config.passive_watch_s);
+	return TRUE;
 }

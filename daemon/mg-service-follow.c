@@ -164,6 +164,7 @@ mg_service_active_changed(NMClient *client, GParamSpec *pspec, gpointer user_dat
 		NMRemoteConnection *rc =
 		    nm_client_get_connection_by_uuid(self->client, g_ptr_array_index(gone, i));
 		g_hash_table_remove(self->unchecked, g_ptr_array_index(gone, i));
+		mg_service_watch_over(self, g_ptr_array_index(gone, i));
 		if (rc != NULL)
 			mg_service_evaluate(self, rc, MG_EVENT_DEACTIVATED);
 	}
@@ -270,6 +271,7 @@ mg_service_connection_removed(NMClient *client, NMRemoteConnection *rc, gpointer
 	g_hash_table_remove(self->settling, uuid);
 	g_hash_table_remove(self->unchecked, uuid);
 	g_hash_table_remove(self->gate, uuid);
+	g_hash_table_remove(self->watches, uuid);
 	mg_service_schedule_publish(self);
 }
 
@@ -285,6 +287,7 @@ mg_service_nm_running_changed(NMClient *client, GParamSpec *pspec, gpointer user
 		g_message("NetworkManager is not running; waiting for it");
 		g_hash_table_remove_all(self->active);
 		g_hash_table_remove_all(self->unchecked);
+		g_hash_table_remove_all(self->watches);
 		/* its successor's object paths may name other profiles */
 		g_hash_table_remove_all(self->unsettled);
 		mg_service_policy_changed(self, NULL);

@@ -30,6 +30,7 @@
 #include "mg-schedule.h"
 #include "mg-stations.h"
 #include "mg-link-check-index-write.h"
+#include "mg-link-watch.h"
 #include "mg-state.h"
 #include "mg-state-saver.h"
 
@@ -49,6 +50,7 @@ struct _MgService {
 				  copy shows it */
 	GHashTable *unchecked; /* UUIDs whose activation's link address is not checked yet */
 	GHashTable *gate;      /* UUID -> re-activations in a row for a wrong link address */
+	GHashTable *watches;   /* UUID -> MgServiceWatch: the passive watch after a clean check */
 	GHashTable *in_flight; /* UUIDs whose profile write has not returned */
 	/* D-Bus paths of profiles NetworkManager changed whose new settings
 	 * libnm has not fetched yet (mg-service-update.c) */
@@ -233,3 +235,7 @@ NMRemoteConnection *mg_service_lookup_profile(MgService *self, const char *profi
 /* Whether macguised manages the profile with the address it holds now:
  * the one the hook checks. */
 gboolean mg_service_manages(MgService *self, NMConnection *c);
+GHashTable *mg_service_watches_new(void);
+/* The profile's activation is over: its passive watch, if any, ends without
+ * a finding. */
+void mg_service_watch_over(MgService *self, const char *uuid);

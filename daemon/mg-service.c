@@ -77,6 +77,7 @@ mg_service_finalize(GObject *object)
 	g_clear_pointer(&self->settling, g_hash_table_unref);
 	g_clear_pointer(&self->unchecked, g_hash_table_unref);
 	g_clear_pointer(&self->gate, g_hash_table_unref);
+	g_clear_pointer(&self->watches, g_hash_table_unref);
 	g_clear_pointer(&self->in_flight, g_hash_table_unref);
 	g_clear_pointer(&self->unsettled, g_hash_table_unref);
 	g_queue_clear_full(&self->deferred, g_free);
@@ -118,6 +119,7 @@ mg_service_init(MgService *self)
 	self->settling = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	self->unchecked = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	self->gate = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	self->watches = mg_service_watches_new();
 	self->in_flight = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	self->unsettled = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	g_queue_init(&self->deferred);

@@ -49,5 +49,14 @@ const char *mg_service_report_verdict(MgService *self,
 				      const char *evidence,
 				      guint duration_ms,
 				      GError **error);
+/* After a clean verdict: goes on watching the link with the hook's @fd
+ * (taken) for passive-watch-s (see WatchLink in the XML). FALSE with
+ * @error for a malformed call; an unmanaged or stale one is ignored. */
+gboolean mg_service_watch_link(MgService *self,
+			       const char *profile,
+			       const char *iface,
+			       const char *address,
+			       int fd,
+			       GError **error);
 
 G_END_DECLS

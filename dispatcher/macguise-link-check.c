@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <gio/gio.h>
+#include <gio/gunixfdlist.h>
 #include <glib/gi18n.h>
 #include <locale.h>
 #include <sodium.h>
@@ -42,9 +43,34 @@ typedef struct {
 	GError *watch_error;
 } MgHook;
 
+/* After a clean verdict, the packet socket goes to macguised, which keeps
+ * watching with it (passive-watch-s): no gap between the window and the
+ * watch, and macguised needs no right to open one. */
+static gboolean
+mg_hook_hand_over(MgHook *hook, GError **error)
+{
+	g_autoptr(GDBusMessage) message = NULL;
+	g_autoptr(GUnixFDList) fds = NULL;
+	int fd = hook->watching != NULL ? mg_link_check_steal_socket(hook->watching) : -1;
+
+	if (fd < 0)
+		return TRUE;
+	fds = g_unix_fd_list_new_from_array(&fd, 1); /* takes the socket */
+	message = g_dbus_message_new_method_call(
+	    MG_DBUS_NAME, MG_DBUS_PATH, MG_DBUS_INTERFACE, "WatchLink");
+	g_dbus_message_set_body(
+	    message,
+	    g_variant_new("(sssh)", hook->request->uuid, hook->request->iface, hook->address, 0));
+	g_dbus_message_set_unix_fd_list(message, fds);
+	g_dbus_message_set_flags(
+	    message, G_DBUS_MESSAGE_FLAGS_NO_REPLY_EXPECTED | G_DBUS_MESSAGE_FLAGS_NO_AUTO_START);
+	return g_dbus_connection_send_message(
+	    hook->bus, message, G_DBUS_SEND_MESSAGE_FLAGS_NONE, NULL, error);
+}
+
 /* A clean verdict is sent without waiting for macguised's answer (it
  * only records it): NetworkManager waits for this process, and a round
- * trip to macguised would add to every activation. The message is flushed
+ * trip to macguised would add to every activation. The messages are flushed
  * to the bus before the process ends. Any other verdict waits for what
  * macguised does about it, for the log. */
 static gboolean
@@ -76,6 +102,7 @@ mg_hook_send(MgHook *hook, GVariant *parameters, MgVerdict verdict, char **outco
 	    message, G_DBUS_MESSAGE_FLAGS_NO_REPLY_EXPECTED | G_DBUS_MESSAGE_FLAGS_NO_AUTO_START);
 	if (!g_dbus_connection_send_message(
 		hook->bus, message, G_DBUS_SEND_MESSAGE_FLAGS_NONE, NULL, error) ||
+	    !mg_hook_hand_over(hook, error) ||
 	    !g_dbus_connection_flush_sync(hook->bus, NULL, error))
 		return FALSE;
 	/* TRANSLATORS: what macguised did with a clean verdict: it was sent,

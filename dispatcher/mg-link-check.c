@@ -165,6 +165,15 @@ mg_link_check_open(int ifindex, const MgMac *mac, gint64 window_start, GError **
 	return g_steal_pointer(&c);
 }
 
+int
+mg_link_check_steal_socket(MgLinkCheck *c)
+{
+	int fd = c->fd;
+
+	c->fd = -1;
+	return fd;
+}
+
 void
 mg_link_check_free(MgLinkCheck *c)
 {

@@ -28,6 +28,9 @@ gboolean mg_link_check_finish(MgLinkCheck *check,
 			      guint window_ms,
 			      MgProbeTally *tally,
 			      GError **error);
+/* The packet socket, for macguised to go on watching with after a clean
+ * check (passive-watch-s); the check keeps no socket after it. -1: none. */
+int mg_link_check_steal_socket(MgLinkCheck *check);
 void mg_link_check_free(MgLinkCheck *check);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(MgLinkCheck, mg_link_check_free)

@@ -195,10 +195,41 @@ test_never_drops_a_frame_the_classifier_counts(void)
 	g_rand_free(rand);
 }
 
+/* The watch after a clean check keeps frames from our address, whatever
+ * they carry, and nothing else: not even the evidence frames of the check
+ * itself when another source sends them. */
+static void
+test_source_filter_keeps_only_our_source(void)
+{
+	struct sock_filter prog[MG_SOURCE_FILTER_LEN];
+	Fixture f;
+	guint8 frame[MG_PROBE_FRAME_MAX];
+	gsize len;
+
+	fixture_init(&f);
+	mg_probe_filter_build_source(&f.target.mac, prog);
+	len = other_frame(0x0800, (const guint8 *)"z", 1, frame);
+	g_assert_cmpuint(run_filter(prog, MG_SOURCE_FILTER_LEN, frame, len), ==, 0);
+	memcpy(frame + 6, f.target.mac.octet, 6);
+	g_assert_cmpuint(run_filter(prog, MG_SOURCE_FILTER_LEN, frame, len), >, 0);
+	len = mg_probe_build_arp(&f.target, 0, frame);
+	memcpy(frame + 6, other_mac, 6); /* our address as ARP sender only */
+	g_assert_cmpuint(run_filter(prog, MG_SOURCE_FILTER_LEN, frame, len), ==, 0);
+	len = other_frame(0x88b5, (const guint8 *)"x", 1, frame);
+	memcpy(frame + 6, f.target.mac.octet, 4);
+	g_assert_cmpuint(run_filter(prog, MG_SOURCE_FILTER_LEN, frame, len), ==, 0);
+	memcpy(frame + 6, other_mac, 6);
+	memcpy(frame + 10, f.target.mac.octet + 4, 2);
+	g_assert_cmpuint(run_filter(prog, MG_SOURCE_FILTER_LEN, frame, len), ==, 0);
+	g_assert_cmpuint(run_filter(prog, MG_SOURCE_FILTER_LEN, frame, 11), ==, 0);
+}
+
 int
 main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/probe-filter/source-filter-keeps-only-our-source",
+			test_source_filter_keeps_only_our_source);
 	g_test_add_func("/probe-filter/keeps-every-frame-with-evidence",
 			test_keeps_every_frame_with_evidence);
 	g_test_add_func("/probe-filter/drops-what-cannot-be-evidence",
