@@ -20,6 +20,7 @@ static const char *const mg_profile_address_names[] = {
 	[MG_PROFILE_ADDRESS_UNSET] = "unset",           [MG_PROFILE_ADDRESS_CURRENT] = "current",
 	[MG_PROFILE_ADDRESS_UNRECORDED] = "unrecorded", [MG_PROFILE_ADDRESS_OLDER] = "older",
 	[MG_PROFILE_ADDRESS_BY_HAND] = "by-hand",       [MG_PROFILE_ADDRESS_MARKED] = "marked",
+	[MG_PROFILE_ADDRESS_COPIED] = "copied",
 };
 
 static const char *const mg_link_address_names[] = {
@@ -181,6 +182,18 @@ mg_reconcile_unset(const MgSnapshot *snap)
 	return mg_result(snap->schedule.pending ? 0 : MG_DO_MARK_PENDING, "new", 0);
 }
 
+/* A clone carries its original's address: it gets one of its own as a new
+ * profile does, for two networks must never see one address (with
+ * rotate=never, they would for good). */
+static MgReconcile
+mg_reconcile_copied(const MgSnapshot *snap)
+{
+	MgReconcile r = mg_reconcile_unset(snap);
+
+	r.reason = "copied";
+	return r;
+}
+
 /* An earlier macguise address is back in the profile (a writer with a stale
  * copy): the current one goes back in, or a new one if a rotation is owed
  * anyway; up, the profile comes up again with it. */
@@ -227,6 +240,7 @@ mg_reconcile_off(const MgSnapshot *snap)
 	case MG_PROFILE_ADDRESS_OLDER:
 	case MG_PROFILE_ADDRESS_UNRECORDED:
 	case MG_PROFILE_ADDRESS_MARKED:
+	case MG_PROFILE_ADDRESS_COPIED:
 		return mg_result(MG_DO_RELEASE, "off-release", 0);
 	case MG_PROFILE_ADDRESS_UNSET:
 	case MG_PROFILE_ADDRESS_BY_HAND:
@@ -262,6 +276,8 @@ mg_reconcile_decide(const MgSnapshot *snap, const char *boot_id, gint64 now, MgE
 		return mg_result(MG_DO_ADOPT_UNRECORDED, "marked", 0);
 	case MG_PROFILE_ADDRESS_UNSET:
 		return mg_reconcile_unset(snap);
+	case MG_PROFILE_ADDRESS_COPIED:
+		return mg_reconcile_copied(snap);
 	case MG_PROFILE_ADDRESS_CURRENT:
 	case MG_PROFILE_ADDRESS_OLDER:
 		break;

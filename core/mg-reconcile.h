@@ -19,6 +19,8 @@ typedef enum {
 	MG_PROFILE_ADDRESS_MARKED,     /* unknown to the state, which has no address for
 					  the profile, but carrying macguise's mark
 					  (mg-profile-mark.h): the state was lost */
+	MG_PROFILE_ADDRESS_COPIED,     /* another profile's current address: a clone's
+					  copy (nmcli connection clone, GNOME's Duplicate) */
 } MgProfileAddress;
 
 /* For an active profile: the address its activation put on the link. */

@@ -292,6 +292,11 @@ mg_state_parse_profile(MgState *state, GKeyFile *kf, const char *group, GError *
 	    !mg_state_get_bool(kf, group, "pending", &p->pending, error) ||
 	    !mg_state_get_bool(kf, group, "user-owned", &p->user_owned, error))
 		return FALSE;
+	/* A profile set by hand has no macguise address: the one it had is
+	 * an earlier address, kept in the history as a digest only (files
+	 * written before this kept it in plain text; the next save drops it). */
+	if (p->user_owned)
+		p->has_address = FALSE;
 	return mg_state_parse_checks(kf, group, p, error);
 }
 

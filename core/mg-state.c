@@ -232,6 +232,22 @@ mg_state_was_used(MgState *state, const MgMac *mac)
 	return g_hash_table_contains(state->history, digest);
 }
 
+gboolean
+mg_state_is_current_elsewhere(MgState *state, const MgMac *mac, const char *uuid)
+{
+	GHashTableIter iter;
+	gpointer value;
+
+	g_hash_table_iter_init(&iter, state->profiles);
+	while (g_hash_table_iter_next(&iter, NULL, &value)) {
+		const MgProfileState *p = value;
+		if (p->has_address && mg_mac_equal(&p->address, mac) &&
+		    g_strcmp0(p->uuid, uuid) != 0)
+			return TRUE;
+	}
+	return FALSE;
+}
+
 gint64
 mg_state_remembered_at(MgState *state, const MgMac *mac)
 {

@@ -141,7 +141,11 @@ mg_service_apply_state(MgService *self,
 	if ((actions & MG_DO_ADOPT_UNRECORDED) != 0) {
 		MgMac mac;
 		gint64 drawn_at;
-		g_assert(mg_mac_parse(mg_profile_cloned_mac(connection, device_class), &mac, NULL));
+		/* The decision rested on a parsed address: this parse cannot
+		 * fail, and must not vanish with G_DISABLE_ASSERT. */
+		gboolean parsed =
+		    mg_mac_parse(mg_profile_cloned_mac(connection, device_class), &mac, NULL);
+		g_return_if_fail(parsed);
 		drawn_at = mg_state_remembered_at(self->rt.state, &mac);
 		if (drawn_at != 0) {
 			mg_state_assign(self->rt.state,
@@ -165,7 +169,10 @@ mg_service_apply_state(MgService *self,
 		}
 	}
 	if ((actions & MG_DO_MARK_USER_OWNED) != 0) {
+		/* macguise's address is an earlier one now: the history keeps its
+		 * digest, the state no plain text of it. */
 		p->user_owned = TRUE;
+		p->has_address = FALSE;
 		g_message("profile '%s': its MAC address was set by hand; macguise leaves it alone",
 			  id);
 	}

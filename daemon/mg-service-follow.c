@@ -132,6 +132,12 @@ mg_service_active_changed(NMClient *client, GParamSpec *pspec, gpointer user_dat
 	GHashTableIter iter;
 	gpointer k;
 
+	/* NetworkManager leaving ends no activation: it takes its devices'
+	 * connections up again when it comes back (mg_service_nm_running_changed
+	 * forgets what was active). */
+	if (!nm_client_get_nm_running(client))
+		return;
+
 	for (guint i = 0; acs != NULL && i < acs->len; i++) {
 		NMActiveConnection *ac = g_ptr_array_index(acs, i);
 		NMRemoteConnection *rc;
@@ -213,6 +219,11 @@ mg_service_profile_updated(GDBusConnection *connection,
 {
 	MgService *self = user_data;
 
+	/* Any local user may send a signal that looks like NetworkManager's:
+	 * only NetworkManager's own, about a profile libnm knows, counts. */
+	if (g_strcmp0(sender, nm_client_get_dbus_name_owner(self->client)) != 0 ||
+	    nm_client_get_object_by_path(self->client, path) == NULL)
+		return;
 	g_hash_table_add(self->unsettled, g_strdup(path));
 }
 
@@ -222,7 +233,7 @@ mg_service_watch_updates(MgService *self)
 	self->updated_bus = g_object_ref(nm_client_get_dbus_connection(self->client));
 	self->updated_watch =
 	    g_dbus_connection_signal_subscribe(self->updated_bus,
-					       NULL,
+					       NM_DBUS_SERVICE,
 					       NM_DBUS_INTERFACE_SETTINGS_CONNECTION,
 					       "Updated",
 					       NULL,
@@ -249,19 +260,15 @@ mg_service_connection_added(NMClient *client, NMRemoteConnection *rc, gpointer u
 	mg_service_connection_seen(self, rc);
 }
 
+/* A profile left NetworkManager: what macguise knew of it goes. */
 static void
-mg_service_connection_removed(NMClient *client, NMRemoteConnection *rc, gpointer user_data)
+mg_service_forget(MgService *self, const char *uuid)
 {
-	MgService *self = user_data;
-	const char *uuid = nm_connection_get_uuid(NM_CONNECTION(rc));
 	MgSnapshot none = { 0 };
 	MgReconcile r = mg_reconcile(
 	    &none, self->rt.boot_id, g_get_real_time() / G_USEC_PER_SEC, MG_EVENT_REMOVED);
 
-	g_hash_table_remove(self->unsettled, nm_connection_get_path(NM_CONNECTION(rc)));
-	if (uuid != NULL)
-		mg_service_policy_removed(self, uuid);
-	if (uuid == NULL || (r.actions & MG_DO_FORGET) == 0)
+	if ((r.actions & MG_DO_FORGET) == 0)
 		return;
 	if (mg_state_remove_profile(self->rt.state, uuid))
 		mg_service_commit_soon(self);
@@ -273,6 +280,46 @@ mg_service_connection_removed(NMClient *client, NMRemoteConnection *rc, gpointer
 	g_hash_table_remove(self->gate, uuid);
 	g_hash_table_remove(self->watches, uuid);
 	mg_service_schedule_publish(self);
+}
+
+/* libnm says every profile went when NetworkManager itself goes (a restart,
+ * a crash): that is no profile leaving. Removals are therefore settled once
+ * the main loop is idle, when NetworkManager's leaving is known, and only
+ * those of a NetworkManager still running, whose profile it no longer has,
+ * are forgotten. */
+static gboolean
+mg_service_settle_removals(gpointer user_data)
+{
+	MgService *self = user_data;
+	GHashTableIter iter;
+	gpointer uuid;
+
+	self->removed_id = 0;
+	g_hash_table_iter_init(&iter, self->removed);
+	while (g_hash_table_iter_next(&iter, &uuid, NULL)) {
+		if (nm_client_get_nm_running(self->client) &&
+		    nm_client_get_connection_by_uuid(self->client, uuid) == NULL)
+			mg_service_forget(self, uuid);
+		g_hash_table_iter_remove(&iter);
+	}
+	return G_SOURCE_REMOVE;
+}
+
+static void
+mg_service_connection_removed(NMClient *client, NMRemoteConnection *rc, gpointer user_data)
+{
+	MgService *self = user_data;
+	const char *uuid = nm_connection_get_uuid(NM_CONNECTION(rc));
+
+	g_hash_table_remove(self->unsettled, nm_connection_get_path(NM_CONNECTION(rc)));
+	if (uuid == NULL)
+		return;
+	mg_service_policy_removed(self, uuid);
+	if (!nm_client_get_nm_running(client))
+		return;
+	g_hash_table_add(self->removed, g_strdup(uuid));
+	if (self->removed_id == 0)
+		self->removed_id = g_idle_add(mg_service_settle_removals, self);
 }
 
 /* NetworkManager (re)appeared: catch up with everything. */

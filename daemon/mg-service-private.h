@@ -51,6 +51,8 @@ struct _MgService {
 	GHashTable *unchecked; /* UUIDs whose activation's link address is not checked yet */
 	GHashTable *gate;      /* UUID -> re-activations in a row for a wrong link address */
 	GHashTable *watches;   /* UUID -> MgServiceWatch: the passive watch after a clean check */
+	GHashTable *removed;   /* UUIDs libnm said went, settled once idle */
+	guint removed_id;
 	GHashTable *in_flight; /* UUIDs whose profile write has not returned */
 	/* D-Bus paths of profiles NetworkManager changed whose new settings
 	 * libnm has not fetched yet (mg-service-update.c) */

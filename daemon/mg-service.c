@@ -78,6 +78,8 @@ mg_service_finalize(GObject *object)
 	g_clear_pointer(&self->unchecked, g_hash_table_unref);
 	g_clear_pointer(&self->gate, g_hash_table_unref);
 	g_clear_pointer(&self->watches, g_hash_table_unref);
+	g_clear_handle_id(&self->removed_id, g_source_remove);
+	g_clear_pointer(&self->removed, g_hash_table_unref);
 	g_clear_pointer(&self->in_flight, g_hash_table_unref);
 	g_clear_pointer(&self->unsettled, g_hash_table_unref);
 	g_queue_clear_full(&self->deferred, g_free);
@@ -120,6 +122,7 @@ mg_service_init(MgService *self)
 	self->unchecked = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	self->gate = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	self->watches = mg_service_watches_new();
+	self->removed = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	self->in_flight = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	self->unsettled = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	g_queue_init(&self->deferred);

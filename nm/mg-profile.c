@@ -205,6 +205,11 @@ mg_profile_address_kind(MgState *state,
 	if (profile != NULL && profile->has_address && mg_mac_equal(&m, &profile->address))
 		return MG_PROFILE_ADDRESS_CURRENT;
 	drawn_at = mg_state_remembered_at(state, &m);
+	/* Every current address is in the history: only then can it be
+	 * another profile's. */
+	if (drawn_at != 0 &&
+	    mg_state_is_current_elsewhere(state, &m, nm_connection_get_uuid(connection)))
+		return MG_PROFILE_ADDRESS_COPIED;
 	if (drawn_at == 0) {
 		/* A state that knows nothing of the profile may have been lost. */
 		if ((profile == NULL || !profile->has_address) && mg_profile_marks(connection, &m))

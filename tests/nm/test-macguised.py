@@ -231,6 +231,71 @@ def networkmanager_restart_is_caught_up_with():
     wait_cloned("e3", timeout=30)
 
 
+@mgtap.test
+def networkmanager_leaving_is_not_every_profile_leaving():
+    """NetworkManager stops (a restart, a crash) while profiles are
+    recorded, one of them up with a rotation owed: libnm says every profile
+    went, yet none left. Their records stay, and when NetworkManager is
+    back none is taken up again as if unknown, counted anew or set by hand."""
+    NM.add_ethernet("kept")
+    NM.add_ethernet("kept-up")
+    kept, kept_up = wait_cloned("kept"), wait_cloned("kept-up")
+    NM.nmcli("connection", "up", "kept-up")
+    assert list(rotate("kept-up", False).values()) == [("pending", "active")]
+    uuids = {"kept": uuid_of("kept"), "kept-up": uuid_of("kept-up")}
+    before = {n: NM.macguise_status(u) for n, u in uuids.items()}
+    assert before["kept-up"]["pending"], before
+    log = os.path.join(NM.dir, "macguised.log")
+    seen = len(open(log, encoding="utf-8").read())
+    NM.end("nm")
+    NM.wait_for("macguised to see NetworkManager go",
+                lambda: "NetworkManager is not running" in open(log, encoding="utf-8").read()[seen:])
+    NM.start_nm()
+    NM.wait_for("macguised to follow NetworkManager again",
+                lambda: "following NetworkManager" in open(log, encoding="utf-8").read()[seen:])
+    NM.macguised_caught_up()
+    after = {n: NM.macguise_status(u) for n, u in uuids.items()}
+    told = open(log, encoding="utf-8").read()[seen:]
+    assert "took up the address" not in told and "set by hand" not in told, told
+    assert after["kept"]["address"] == kept and cloned("kept") == kept, after
+    for key in ("generation", "assigned-at", "due-at"):
+        assert after["kept"][key] == before["kept"][key], (key, before, after)
+    # the rotation owed is still owed, or was made as the profile went down
+    k = after["kept-up"]
+    assert (k["pending"] and k["generation"] == before["kept-up"]["generation"]
+            and k["address"] == kept_up) or \
+        (k["generation"] == before["kept-up"]["generation"] + 1 and k["address"] != kept_up), k
+    assert f"[profile {uuids['kept']}]" in state_text()
+    NM.nmcli("connection", "down", "kept-up", check=False)
+    for name in uuids:
+        NM.nmcli("connection", "delete", name)
+
+
+@mgtap.test
+def a_clone_gets_an_address_of_its_own():
+    """nmcli connection clone (GNOME's Duplicate) copies the original's
+    address into the copy: the copy gets one of its own, the original keeps
+    its, and no two profiles share one, however they rotate."""
+    add_keyfile("original", "5b0b3f4e-9a77-4c4d-8e0e-0c0ffee00c10", "[user]\nmacguise.rotate=never\n")
+    mine = wait_cloned("original")
+    NM.nmcli("connection", "clone", "original", "copy")
+    theirs = wait_cloned("copy", other_than=mine)
+    NM.macguised_caught_up()
+    assert cloned("original") == mine and cloned("copy") == theirs, (mine, theirs)
+    assert NM.macguise_status(uuid_of("copy"))["address"] == theirs
+    assert NM.macguise_status(uuid_of("original"))["address"] == mine
+    for name in ("original", "copy"):
+        NM.nmcli("connection", "delete", name)
+
+
+@mgtap.test
+def zz_debug():
+    NM.macguised_caught_up()
+    import re as _re
+    print("# STATE profiles:", _re.findall(r"\[profile ([^\]]+)\]", state_text()))
+    print("# NM:", NM.nmcli("-t", "-f", "NAME,UUID", "connection").stdout.replace("\n", " | "))
+
+
 def boot_step_with_read_only_state():
     """macguised --boot with a copy of the state on a read-only tmpfs of
     the test's own, unmounted after."""
