@@ -10,9 +10,9 @@
 
 #include "mg-dbus-api.h"
 
+#include <errno.h>
 #include <gio/gunixfdlist.h>
 #include <pwd.h>
-#include <unistd.h>
 
 /* Callers remembered (unique names are never reused on a bus) until they
  * leave the bus: a verdict sent without waiting for the answer is handled
@@ -60,10 +60,17 @@ mg_dbus_get_status(MgDbusApi *api,
 		   guint32 uid)
 {
 	struct passwd pw, *found = NULL;
-	char buf[1024];
+	g_autofree char *buf = NULL;
+	gsize size = 1024;
 
-	if (uid != G_MAXUINT32)
-		(void)getpwuid_r((uid_t)uid, &pw, buf, sizeof(buf), &found);
+	/* A directory service's entry can be larger than any fixed buffer:
+	 * grow it while the lookup says so, up to a bound. */
+	for (int err = ERANGE; uid != G_MAXUINT32 && err == ERANGE && size <= 1024 * 1024;
+	     size *= 4) {
+		g_free(buf);
+		buf = g_malloc(size);
+		err = getpwuid_r((uid_t)uid, &pw, buf, size, &found);
+	}
 	mg_dbus_reply(invocation,
 		      mg_service_get_status(api->service, found != NULL ? found->pw_name : NULL),
 		      NULL);
@@ -261,21 +268,33 @@ mg_dbus_method_call(GDBusConnection *connection,
 
 static const GDBusInterfaceVTable mg_dbus_vtable = { mg_dbus_method_call, NULL, NULL, { 0 } };
 
-/* ProfilesChanged(as uuids): a page showing the status need not poll. */
+/* ProfilesChanged(as uuids): a page showing the status need not poll. The
+ * signal goes to every local user, so it names only the profiles every
+ * user may see, and a change of those alone is not signalled: a profile
+ * restricted to some users (connection.permissions), or gone, is neither
+ * named nor timed. */
 static void
 mg_dbus_profiles_changed(MgService *service, GStrv uuids, gpointer user_data)
 {
 	MgDbusApi *api = user_data;
 	g_autoptr(GError) error = NULL;
+	g_autoptr(GPtrArray) public = g_ptr_array_new();
 
 	if (api->connection == NULL)
 		return;
+	for (guint i = 0; uuids[i] != NULL; i++) {
+		if (mg_service_profile_is_public(service, uuids[i]))
+			g_ptr_array_add(public, uuids[i]);
+	}
+	if (public->len == 0)
+		return;
+	g_ptr_array_add(public, NULL);
 	if (!g_dbus_connection_emit_signal(api->connection,
 					   NULL,
 					   MG_DBUS_PATH,
 					   MG_DBUS_INTERFACE,
 					   "ProfilesChanged",
-					   g_variant_new("(^as)", uuids),
+					   g_variant_new("(^as)", (char **)public->pdata),
 					   &error))
 		g_debug("cannot emit ProfilesChanged: %s", error->message);
 }

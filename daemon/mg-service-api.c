@@ -20,6 +20,15 @@ mg_service_visible_to(NMConnection *c, const char *user)
 	return user != NULL && nm_setting_connection_permissions_user_allowed(s, user);
 }
 
+gboolean
+mg_service_profile_is_public(MgService *self, const char *uuid)
+{
+	NMRemoteConnection *rc =
+	    self->client != NULL ? nm_client_get_connection_by_uuid(self->client, uuid) : NULL;
+
+	return rc != NULL && mg_service_visible_to(NM_CONNECTION(rc), NULL);
+}
+
 GVariant *
 mg_service_get_status(MgService *self, const char *user)
 {

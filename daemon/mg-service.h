@@ -37,6 +37,9 @@ GVariant *mg_service_get_status(MgService *self, const char *user);
  * (mg_rotation_outcome_to_string) and the reason's word. */
 GVariant *mg_service_rotate(MgService *self, const char *profile, gboolean now, GError **error);
 gboolean mg_service_reload(MgService *self, GError **error);
+/* Whether every local user may see the profile (no connection.permissions):
+ * only such profiles are named in ProfilesChanged. */
+gboolean mg_service_profile_is_public(MgService *self, const char *uuid);
 /* For the pre-up hook: (managed, address, window_ms, probes). */
 GVariant *mg_service_get_link_check(MgService *self, const char *profile);
 /* Records the hook's verdict and, on a conflict, recovers; returns the

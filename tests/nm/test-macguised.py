@@ -421,14 +421,16 @@ def a_bad_value_is_reported_once_per_change_not_at_every_status():
 def read_until(stream, predicate, timeout=20.0):
     """Lines from @stream until one satisfies @predicate; that line."""
     deadline = time.monotonic() + timeout
+    lines = []
     while time.monotonic() < deadline:
         ready, _, _ = select.select([stream], [], [], deadline - time.monotonic())
         line = stream.readline() if ready else ""
         if line and predicate(line):
             return line
+        lines.append(line)
         if ready and not line:
             break
-    raise AssertionError("the line never came")
+    raise AssertionError(f"the line never came; read: {lines}")
 
 
 @mgtap.test
@@ -448,6 +450,36 @@ def dbus_profiles_changed_is_signalled_when_a_status_changes():
     finally:
         monitor.terminate()
         monitor.wait(timeout=10)
+
+
+@mgtap.test
+def dbus_profiles_changed_names_no_profile_hidden_from_other_users():
+    """ProfilesChanged goes to every local user: a profile restricted to
+    some users (connection.permissions) is never named in it, nor its
+    changes timed by it, from its creation on. A change to a public profile
+    afterwards is the sync point: every signal before it has been seen."""
+    monitor = subprocess.Popen(["ip", "netns", "exec", NM.ns, "gdbus", "monitor", "--system",
+                                "--dest", "org.macguise.Daemon1",
+                                "--object-path", "/org/macguise/Daemon1"],
+                               env=NM.env, stdout=subprocess.PIPE, text=True)
+    try:
+        read_until(monitor.stdout, lambda line: "is owned by" in line)
+        NM.add_ethernet("private", "connection.permissions", "user:nobody")
+        hidden = uuid_of("private")
+        private = wait_cloned("private")
+        rotate("private", False)
+        wait_cloned("private", other_than=private)
+        e1 = cloned("e1")
+        rotate("e1", False)
+        public = uuid_of("e1")
+        seen = []
+        read_until(monitor.stdout, lambda l: seen.append(l) or ("ProfilesChanged" in l and public in l))
+        assert not [line for line in seen if hidden in line], seen
+        wait_cloned("e1", other_than=e1)
+    finally:
+        monitor.terminate()
+        monitor.wait(timeout=10)
+        NM.nmcli("connection", "delete", "private", check=False)
 
 
 @mgtap.test
