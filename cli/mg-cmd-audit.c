@@ -77,8 +77,9 @@ mg_audit_connection(MgCliState *st, NMConnection *c)
 	const char *cloned = mg_profile_cloned_mac(c, device_class);
 	g_auto(MgPolicy) policy = { 0 };
 	MgMac mac;
-	gboolean owned = (p != NULL && p->user_owned) ||
-			 (cloned != NULL && cloned[0] != '\0' && !mg_mac_parse(cloned, &mac, NULL));
+	gboolean owned = (p != NULL && p->user_owned) || (cloned != NULL && cloned[0] != '\0' &&
+							  !mg_mac_parse(cloned, &mac, NULL) &&
+							  !mg_profile_is_released(c, device_class));
 
 	mg_profile_policy_full(&st->config, mg_cli_catalogue(NULL), c, device_class, &policy, NULL);
 	return mg_audit_read_profile(c, &policy, owned, p != NULL && p->recognised_at != 0);

@@ -99,9 +99,11 @@ mg_is_user_owned(NMConnection *c)
 
 	mg_cli_state_load(&st);
 	p = mg_state_get_profile(st.state, nm_connection_get_uuid(c));
-	/* permanent, preserve, random and stable are always someone's choice */
+	/* permanent, preserve, random and stable are someone's choice, but
+	 * for the `permanent` mode=off wrote */
 	owned = (p != NULL && p->user_owned) ||
-		(cloned != NULL && cloned[0] != '\0' && !mg_mac_parse(cloned, &mac, NULL));
+		(cloned != NULL && cloned[0] != '\0' && !mg_mac_parse(cloned, &mac, NULL) &&
+		 !mg_profile_is_released(c, device_class));
 	mg_cli_state_clear(&st);
 	return owned;
 }

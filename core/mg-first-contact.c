@@ -7,6 +7,8 @@
 
 #include "mg-generator.h"
 
+#define MG_FIRST_CONTACT_DEVICES "type:ethernet,type:veth,type:wifi"
+
 /* NetworkManager masks with one 24-bit mask: a row must be a whole OUI
  * whose every serial is plausible. */
 static gboolean
@@ -55,7 +57,12 @@ mg_first_contact_conf(
 	    "# common maker's registry block, globally administered, instead of the card's\n"
 	    "# own; macguised then keeps it as the profile's first macguise address.\n"
 	    "# A profile with cloned-mac-address set (permanent included) is not affected.\n"
-	    "[connection-macguise-first-contact]\n");
+	    "[connection-macguise-first-contact]\n"
+	    /* Only the devices macguise manages profiles of (veth: a container's
+	     * card). Bridges, bonds, teams, VLANs, macvlans, tunnels… take the
+	     * global ethernet.cloned-mac-address too, but macguised never keeps an
+	     * address drawn there: they would get a new one each activation. */
+	    "match-device=" MG_FIRST_CONTACT_DEVICES "\n");
 
 	if (!mg_first_contact_mask(
 		out, "ethernet", catalogue, rng, MG_DEVICE_CLASS_ETHERNET, draws, now, error) ||

@@ -25,6 +25,11 @@ G_BEGIN_DECLS
  * must do is stop matching when someone sets another address by hand, or
  * copies the profile under a new UUID; binding both does that. */
 char *mg_profile_mark(const char *uuid, const MgMac *mac);
+/* mode=off writes `permanent` with the mark of the all-zero address, which
+ * no card has and macguise never gives: a `permanent` macguise wrote is
+ * then told from one typed by hand, which is the user's, and the profile
+ * is taken up again when its mode changes, even after the state is lost. */
+#define MG_PROFILE_PERMANENT "permanent"
 /* Whether @mark (NULL: none) is the mark of @mac in the profile @uuid. */
 gboolean mg_profile_mark_matches(const char *mark, const char *uuid, const MgMac *mac);
 

@@ -20,7 +20,7 @@ static const char *const mg_profile_address_names[] = {
 	[MG_PROFILE_ADDRESS_UNSET] = "unset",           [MG_PROFILE_ADDRESS_CURRENT] = "current",
 	[MG_PROFILE_ADDRESS_UNRECORDED] = "unrecorded", [MG_PROFILE_ADDRESS_OLDER] = "older",
 	[MG_PROFILE_ADDRESS_BY_HAND] = "by-hand",       [MG_PROFILE_ADDRESS_MARKED] = "marked",
-	[MG_PROFILE_ADDRESS_COPIED] = "copied",
+	[MG_PROFILE_ADDRESS_RELEASED] = "released",     [MG_PROFILE_ADDRESS_COPIED] = "copied",
 };
 
 static const char *const mg_link_address_names[] = {
@@ -194,6 +194,17 @@ mg_reconcile_copied(const MgSnapshot *snap)
 	return r;
 }
 
+/* Back from mode=off: the `permanent` macguise wrote is no one's choice,
+ * so the profile is taken up as one without an address is. */
+static MgReconcile
+mg_reconcile_taken_up(const MgSnapshot *snap)
+{
+	MgReconcile r = mg_reconcile_unset(snap);
+
+	r.reason = "taken-up";
+	return r;
+}
+
 /* An earlier macguise address is back in the profile (a writer with a stale
  * copy): the current one goes back in, or a new one if a rotation is owed
  * anyway; up, the profile comes up again with it. */
@@ -216,8 +227,8 @@ mg_reconcile_reverted(const MgSnapshot *snap,
 static MgReconcile
 mg_reconcile_backoff(const MgSnapshot *snap, gint64 now, MgReconcile r)
 {
-	guint writes =
-	    MG_DO_ASSIGN | MG_DO_REWRITE | MG_DO_REACTIVATE | MG_DO_ADOPT_LINK | MG_DO_HARDEN;
+	guint writes = MG_DO_ASSIGN | MG_DO_REWRITE | MG_DO_REACTIVATE | MG_DO_ADOPT_LINK |
+		       MG_DO_HARDEN | MG_DO_RELEASE;
 
 	if ((r.actions & writes) == 0 || now >= snap->retry_at)
 		return r;
@@ -230,8 +241,14 @@ mg_reconcile_backoff(const MgSnapshot *snap, gint64 now, MgReconcile r)
 	return r;
 }
 
-/* mode=off: "the card's own address". An address macguise gave (or one
- * carrying its mark) goes; one set by hand, or none, stays as it is. */
+/* mode=off: "the card's own address". A profile without an address does
+ * not get it: NetworkManager applies its global default there, which
+ * macguise's first-contact defaults make a new random address each
+ * activation. So `permanent` goes in, with macguise's mark of it, in
+ * place of an address macguise gave (or one carrying its mark) and into a
+ * profile with none; the mark keeps it macguise's, not set by hand, should
+ * the mode change again. An address set by hand (a `permanent` typed
+ * included) stays as it is. */
 static MgReconcile
 mg_reconcile_off(const MgSnapshot *snap)
 {
@@ -243,6 +260,8 @@ mg_reconcile_off(const MgSnapshot *snap)
 	case MG_PROFILE_ADDRESS_COPIED:
 		return mg_result(MG_DO_RELEASE, "off-release", 0);
 	case MG_PROFILE_ADDRESS_UNSET:
+		return mg_result(MG_DO_RELEASE, "off-own-address", 0);
+	case MG_PROFILE_ADDRESS_RELEASED:
 	case MG_PROFILE_ADDRESS_BY_HAND:
 	default:
 		return mg_result(0, "off", 0);
@@ -276,6 +295,8 @@ mg_reconcile_decide(const MgSnapshot *snap, const char *boot_id, gint64 now, MgE
 		return mg_result(MG_DO_ADOPT_UNRECORDED, "marked", 0);
 	case MG_PROFILE_ADDRESS_UNSET:
 		return mg_reconcile_unset(snap);
+	case MG_PROFILE_ADDRESS_RELEASED:
+		return mg_reconcile_taken_up(snap);
 	case MG_PROFILE_ADDRESS_COPIED:
 		return mg_reconcile_copied(snap);
 	case MG_PROFILE_ADDRESS_CURRENT:

@@ -16,6 +16,8 @@ typedef enum {
 					  write the state did not record (a restart) */
 	MG_PROFILE_ADDRESS_OLDER,      /* an earlier macguise address: a reverted write */
 	MG_PROFILE_ADDRESS_BY_HAND,    /* an address macguise never gave, or a keyword */
+	MG_PROFILE_ADDRESS_RELEASED,   /* `permanent` with macguise's mark of it: what
+					  mode=off's release wrote, not by hand */
 	MG_PROFILE_ADDRESS_MARKED,     /* unknown to the state, which has no address for
 					  the profile, but carrying macguise's mark
 					  (mg-profile-mark.h): the state was lost */
@@ -79,9 +81,11 @@ typedef enum {
 	MG_DO_GIVE_UP = 1 << 12,         /* recovery stops: the profile is left as it is */
 	MG_DO_FORGET = 1 << 13,          /* the profile's entry goes; its addresses stay in
 					    the history, never handed out again */
-	MG_DO_RELEASE = 1 << 14,         /* mode off: macguise's address and mark leave the
-					    profile (the card's own address from its next
-					    activation); the address stays in the history */
+	MG_DO_RELEASE = 1 << 14,         /* mode off: `permanent` and its mark replace
+					    macguise's address and mark, or no address at
+					    all (the card's own from its next activation,
+					    whatever NetworkManager's defaults say); the
+					    address stays in the history */
 	MG_DO_HARDEN = 1 << 15,          /* write back the fixes a hardened profile lost */
 } MgReconcileAction;
 

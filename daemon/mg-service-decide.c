@@ -55,7 +55,8 @@ mg_service_settling(MgService *self, NMConnection *connection, const char *clone
 	if (written == NULL)
 		return FALSE;
 	if (mg_mac_is_zero(written)
-		? (cloned == NULL || cloned[0] == '\0') && mg_profile_mark_of(connection) == NULL
+		? g_strcmp0(cloned, MG_PROFILE_PERMANENT) == 0 &&
+		      mg_profile_marks(connection, written)
 		: cloned != NULL && mg_mac_parse(cloned, &mac, NULL) &&
 		      mg_mac_equal(&mac, written) && mg_profile_marks(connection, written)) {
 		g_hash_table_remove(self->settling, uuid);
@@ -248,9 +249,10 @@ mg_service_gate(MgService *self, NMRemoteConnection *rc, const char *iface)
 
 /* A write that gives no address, through the same write path as an
  * address (the profile lock; a write decided on a copy that changed
- * meanwhile is not made): with @release, mode=off's, where macguise's
- * address and mark leave the profile; else the fixes a profile kept
- * hardened lost (mg-service-update.c applies them to the current copy). */
+ * meanwhile is not made): with @release, mode=off's, where `permanent` and
+ * its mark take the place of macguise's address and mark; else the fixes a
+ * profile kept hardened lost (mg-service-update.c applies them to the
+ * current copy). */
 static void
 mg_service_write_no_address(MgService *self,
 			    NMRemoteConnection *rc,

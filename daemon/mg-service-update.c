@@ -67,8 +67,10 @@ mg_service_set_cloned(NMConnection *copy, MgDeviceClass device_class, const char
 }
 
 /* macguise's keys in @copy: the address, its mark, and with
- * @w->new_stable_id a new stable-id epoch; for a release, neither address
- * nor mark (NetworkManager's default applies: the card's own address). */
+ * @w->new_stable_id a new stable-id epoch; for a release, `permanent` and
+ * its mark (@w->mac is all zero; mg-profile-mark.h). Not no address:
+ * NetworkManager's global default would apply, and macguise's first-contact
+ * defaults make that a random address each activation. */
 static void
 mg_service_set_keys(NMConnection *copy, const MgWrite *w)
 {
@@ -77,12 +79,8 @@ mg_service_set_keys(NMConnection *copy, const MgWrite *w)
 	if (w->harden_only)
 		return;
 	if (w->release) {
-		NMSetting *user =
-		    nm_connection_get_setting_by_name(copy, NM_SETTING_USER_SETTING_NAME);
-		mg_service_set_cloned(copy, w->device_class, NULL);
-		if (user != NULL)
-			nm_setting_user_set_data(
-			    NM_SETTING_USER(user), MG_PROFILE_MARK_KEY, NULL, NULL);
+		mg_service_set_cloned(copy, w->device_class, MG_PROFILE_PERMANENT);
+		mg_service_set_mark(copy, &w->mac);
 		return;
 	}
 	mg_mac_format(&w->mac, text);

@@ -116,8 +116,8 @@ mg_service_write_failed(MgService *self, MgWrite *w, const GError *error)
 		  error->message);
 }
 
-/* mode=off: the profile has no macguise address any more; the address
- * stays in the history, never handed out again. */
+/* mode=off: the profile carries `permanent` in place of a macguise
+ * address; the address stays in the history, never handed out again. */
 static void
 mg_service_release_succeeded(MgService *self, MgWrite *w)
 {

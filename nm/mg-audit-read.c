@@ -119,7 +119,12 @@ mg_audit_input(NMConnection *c,
 	}
 	in->harden = policy->harden;
 	in->user_owned = user_owned;
-	in->cloned = mg_profile_cloned_mac(c, in->device_class);
+	/* The `permanent` mode=off wrote is not the card's own address chosen
+	 * by someone: under mode=off that mode is the finding, under another
+	 * macguised gives the profile an address at its next decision. */
+	in->cloned = mg_profile_is_released(c, in->device_class)
+			 ? NULL
+			 : mg_profile_cloned_mac(c, in->device_class);
 	in->addr_gen_mode = MG_ADDR_GEN_DEFAULT;
 	in->ip6_privacy = -1;
 	if (ip4 != NULL) {

@@ -188,6 +188,15 @@ mg_profile_marks(NMConnection *connection, const MgMac *mac)
 	    mg_profile_mark_of(connection), nm_connection_get_uuid(connection), mac);
 }
 
+gboolean
+mg_profile_is_released(NMConnection *connection, MgDeviceClass device_class)
+{
+	static const MgMac own = { { 0 } }; /* the mark's stand-in for `permanent` */
+	const char *cloned = mg_profile_cloned_mac(connection, device_class);
+
+	return g_strcmp0(cloned, MG_PROFILE_PERMANENT) == 0 && mg_profile_marks(connection, &own);
+}
+
 MgProfileAddress
 mg_profile_address_kind(MgState *state,
 			const MgProfileState *profile,
@@ -200,6 +209,8 @@ mg_profile_address_kind(MgState *state,
 
 	if (cloned == NULL || cloned[0] == '\0')
 		return MG_PROFILE_ADDRESS_UNSET;
+	if (mg_profile_is_released(connection, device_class))
+		return MG_PROFILE_ADDRESS_RELEASED;
 	if (!mg_mac_parse(cloned, &m, NULL))
 		return MG_PROFILE_ADDRESS_BY_HAND; /* permanent, preserve, random, stable */
 	if (profile != NULL && profile->has_address && mg_mac_equal(&m, &profile->address))

@@ -75,6 +75,9 @@ void mg_profile_policy_full(const MgConfig *config,
 const char *mg_profile_mark_of(NMConnection *connection);
 /* Whether the profile's mark is that of @mac. */
 gboolean mg_profile_marks(NMConnection *connection, const MgMac *mac);
+/* Whether the profile carries the `permanent` mode=off's release wrote, with
+ * macguise's mark of it (mg-profile-mark.h): macguise's, not set by hand. */
+gboolean mg_profile_is_released(NMConnection *connection, MgDeviceClass device_class);
 /* What the profile's cloned-mac-address is to macguise (see MgProfileAddress). */
 MgProfileAddress mg_profile_address_kind(MgState *state,
 					 const MgProfileState *profile,

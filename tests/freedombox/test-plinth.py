@@ -446,7 +446,7 @@ def the_cards_own_address_takes_macguises_out_of_the_profile():
     message, failed = submit(find("#macguise-settings"))
     assert not failed, message
     NM.wait_for("macguised to give the card's own address back",
-                lambda: NM.cloned("cafe", "802-11-wireless") == "")
+                lambda: NM.cloned("cafe", "802-11-wireless") == "permanent")
     DRIVER.get(BASE + f"/sys/macguise/profile/{NM.uuid_of('cafe')}/")
     assert "—" in find("#macguise-profile .macguise-address").text
     shot("macguise-own-address")

@@ -535,9 +535,10 @@ def audit_leaves_networkmanagers_choices_and_names_what_else_names_the_machine()
 
 @mgtap.test
 def mode_off_gives_back_the_cards_own_address():
-    """mode=off, "the card's own address": macguise takes its address and
-    its mark out of the profile, and the link has the card's own address
-    from the next activation."""
+    """mode=off, "the card's own address": macguise puts `permanent`, with
+    its mark of it, in place of its address and the address's mark (no
+    address would take NetworkManager's global default), and the link has
+    the card's own address from the next activation."""
     NM.nmcli("device", "disconnect", "veth0", check=False)
     own = NM.link_mac()
     NM.add_ethernet("off1")
@@ -546,10 +547,12 @@ def mode_off_gives_back_the_cards_own_address():
     assert NM.link_mac() == given != own
     p = cli("policy", "off1", "mode=off")
     assert p.returncode == 0, p.stderr
-    NM.wait_for("macguise's address to leave the profile", lambda: NM.cloned("off1") == "")
+    NM.wait_for("macguise's address to leave the profile",
+                lambda: NM.cloned("off1") == "permanent")
     saved = keyfile("off1")
-    assert "org.macguise.mark" not in saved and "macguise.mode=off" in saved, saved
-    assert cli_json("status", "off1")["profiles"][0]["address"] is None
+    assert "org.macguise.mark" in saved and "macguise.mode=off" in saved, saved
+    shown = cli_json("status", "off1")["profiles"][0]
+    assert shown["address"] is None and not shown["user_owned"], shown
     NM.nmcli("connection", "down", "off1")
     NM.nmcli("connection", "up", "off1")
     assert NM.link_mac() == own

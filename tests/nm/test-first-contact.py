@@ -7,8 +7,9 @@ connect`, `connection add` then `up` at once). Every frame the network
 receives from the first on carries a plausible, globally administered
 address macguise chose — with macguised running, and with only the
 NetworkManager defaults its boot step writes. Also: every activation counts
-(`up` on an active profile), and a profile whose address is reverted
-behind macguised's back comes up again with its own."""
+(`up` on an active profile), a profile whose address is reverted
+behind macguised's back comes up again with its own, and under those
+defaults a mode=off profile still carries the card's own address."""
 import os
 import sys
 
@@ -20,7 +21,8 @@ from nmnetns import NmNetns, catalogue_lookup  # noqa: E402
 MACGUISED, CLI = sys.argv[1:3]
 # Burnt-in addresses of the test's cards: real Intel and Realtek blocks, as
 # a network would see them without macguise.
-BURNT_IN = ["00:1b:21:3a:4c:01", "00:e0:4c:68:00:02", "00:1b:21:3a:4c:03", "00:e0:4c:68:00:04"]
+BURNT_IN = ["00:1b:21:3a:4c:01", "00:e0:4c:68:00:02", "00:1b:21:3a:4c:03", "00:e0:4c:68:00:04",
+            "00:1b:21:3a:4c:05"]
 
 
 def assert_plausible(mac, burnt_in):
@@ -155,6 +157,115 @@ def reverted_address_is_repaired_and_the_profile_comes_up_with_its_own():
                 timeout=60)
     status = NM.macguise_status(NM.uuid_of("at-once"))
     assert status is not None and not status.get("user-owned", False), status
+
+
+def status_of(name):
+    status = NM.macguise_status(NM.uuid_of(name))
+    assert status is not None, name
+    return status
+
+
+def up_on(name, device):
+    """@name up, and the address its activation put on @device."""
+    NM.nmcli("connection", "up", name, timeout=90)
+    return NM.link_mac(device)
+
+
+def own_lan(name, *settings):
+    NM.nmcli("connection", "add", "type", "ethernet", "ifname", "mgdev2", "con-name", name,
+             "connection.autoconnect", "no", "ipv4.method", "disabled", "ipv6.method", "disabled",
+             *settings)
+
+
+@mgtap.test
+def mode_off_under_the_first_contact_defaults_carries_the_cards_own_address():
+    # FreedomBox's shared LAN (mode=off, "the card's own address") with the
+    # boot step's first-contact defaults in NetworkManager's configuration:
+    # without an address of its own the profile would take their random
+    # catalogue address at each activation.
+    capture = os.path.join(NM.dir, "frames-mgdev2.jsonl")
+    NM.plug_in(NM.new_adapter("mgdev2", BURNT_IN[4], capture))
+    own_lan("own-lan")
+    given = NM.wait_cloned("own-lan")
+    policy("own-lan", "mode=off")
+    NM.wait_for("macguise's address to leave the profile",
+                lambda: NM.cloned("own-lan") != given, timeout=30)
+    for _ in range(2):  # at every activation
+        on_link = up_on("own-lan", "mgdev2")
+        assert on_link == BURNT_IN[4], f"{on_link} on the link, not the card's own"
+        NM.nmcli("connection", "down", "own-lan")
+    assert NM.cloned("own-lan") == "permanent"
+    assert not status_of("own-lan").get("user-owned", False)
+
+
+@mgtap.test
+def a_profile_off_from_the_start_carries_the_cards_own_address():
+    # made with mode=off: it never had a macguise address to release
+    path = os.path.join(NM.dir, "system-connections", "off-lan.nmconnection")
+    with open(path, "w") as f:
+        f.write("[connection]\nid=off-lan\nuuid=0b8c5f6e-7d2a-4e1b-9c3f-5a6b7c8d9e01\n"
+                "type=ethernet\ninterface-name=mgdev2\nautoconnect=false\n\n[ethernet]\n\n"
+                "[ipv4]\nmethod=disabled\n\n[ipv6]\nmethod=disabled\n\n[user]\n"
+                "macguise.mode=off\n")
+    os.chmod(path, 0o600)
+    NM.nmcli("connection", "load", path)
+    NM.wait_for("`permanent` in the profile", lambda: NM.cloned("off-lan") == "permanent",
+                timeout=30)
+    on_link = up_on("off-lan", "mgdev2")
+    assert on_link == BURNT_IN[4], f"{on_link} on the link, not the card's own"
+    NM.nmcli("connection", "down", "off-lan")
+    NM.nmcli("connection", "delete", "off-lan")
+
+
+@mgtap.test
+def back_from_mode_off_macguise_takes_the_profile_up_and_a_permanent_typed_stays():
+    # The `permanent` macguised wrote is not set by hand: back to a managed
+    # mode, the profile gets an address of its own at once.
+    policy("own-lan", "mode=")
+    taken = NM.wait_cloned("own-lan", timeout=30)
+    assert_plausible(taken, BURNT_IN[4])
+    status = status_of("own-lan")
+    assert status.get("address") == taken and not status.get("user-owned", False), status
+    assert up_on("own-lan", "mgdev2") == taken
+    NM.nmcli("connection", "down", "own-lan")
+    # A `permanent` typed by hand is the user's: left alone, for good.
+    NM.nmcli("connection", "modify", "own-lan", "802-3-ethernet.cloned-mac-address", "permanent")
+    NM.wait_for("the profile to count as set by hand",
+                lambda: status_of("own-lan").get("user-owned", False))
+    policy("own-lan", "mode=off")
+    policy("own-lan", "mode=")
+    NM.macguised_caught_up()
+    assert NM.cloned("own-lan") == "permanent" and status_of("own-lan").get("user-owned"), \
+        status_of("own-lan")
+    NM.nmcli("connection", "delete", "own-lan")
+
+
+def first_contact_blocks():
+    """The blocks the boot step's first-contact defaults have NetworkManager
+    draw Ethernet addresses from."""
+    conf = os.path.join(NM.dir, "conf.d", "90-macguise-first-contact.conf")
+    with open(conf, encoding="utf-8") as f:
+        mask = [line for line in f if line.startswith("ethernet.generate-mac-address-mask=")]
+    return {oui.lower()[:8] for oui in mask[0].split("=", 1)[1].split()[1:]}
+
+
+@mgtap.test
+def a_bridge_takes_no_address_from_the_first_contact_defaults():
+    # A bridge (as a bond, team, VLAN, macvlan…) takes NetworkManager's
+    # global ethernet.cloned-mac-address default when its profile names no
+    # address. macguise manages only Ethernet and Wi-Fi profiles, so it would
+    # never keep one drawn there: a new address each activation (a server's
+    # bridge a new DHCP lease each boot; a VLAN no longer following its
+    # parent's). The defaults are for the devices macguise manages.
+    NM.nmcli("connection", "add", "type", "bridge", "con-name", "br-mg", "ifname", "mgdev9",
+             "connection.autoconnect", "no", "ipv4.method", "disabled", "ipv6.method",
+             "disabled")
+    blocks = first_contact_blocks()
+    assert blocks, "the defaults list blocks"
+    on_link = up_on("br-mg", "mgdev9")
+    assert on_link[:8] not in blocks, f"{on_link}: drawn from macguise's first-contact defaults"
+    NM.nmcli("connection", "down", "br-mg")
+    NM.nmcli("connection", "delete", "br-mg")
 
 
 @mgtap.test
