@@ -7,17 +7,23 @@
 
 #include "mg-generator.h"
 
+#define MG_FIRST_CONTACT_GROUP "connection-macguise-first-contact"
+#define MG_FIRST_CONTACT_MASK "FF:FF:FF:00:00:00"
 #define MG_FIRST_CONTACT_DEVICES "type:ethernet,type:veth,type:wifi"
 
 /* NetworkManager masks with one 24-bit mask: a row must be a whole OUI
  * whose every serial is plausible. */
 static gboolean
-mg_whole_oui(const MgMac *candidate, gpointer user_data)
+mg_whole_oui_entry(const MgCatalogueEntry *e)
 {
-	MgCatalogue *catalogue = user_data;
-	const MgCatalogueEntry *e = mg_catalogue_lookup(catalogue, candidate);
 	return e != NULL && e->prefix.bits == MG_BLOCK_MA_L && e->serial_min <= 1 &&
 	       e->serial_max >= 0xfffffe;
+}
+
+static gboolean
+mg_whole_oui(const MgMac *candidate, gpointer user_data)
+{
+	return mg_whole_oui_entry(mg_catalogue_lookup(user_data, candidate));
 }
 
 static gboolean
@@ -35,7 +41,7 @@ mg_first_contact_mask(GString *out,
 	if (gen == NULL)
 		return FALSE;
 	g_string_append_printf(out, "%s.cloned-mac-address=random\n", key);
-	g_string_append_printf(out, "%s.generate-mac-address-mask=FF:FF:FF:00:00:00", key);
+	g_string_append_printf(out, "%s.generate-mac-address-mask=" MG_FIRST_CONTACT_MASK, key);
 	for (guint i = 0; i < draws; i++) {
 		MgMac mac;
 		if (!mg_generator_next(gen, rng, mg_whole_oui, catalogue, 10000, &mac, NULL, error))
@@ -52,12 +58,13 @@ mg_first_contact_conf(
     MgCatalogue *catalogue, MgRandom *rng, guint draws, gint64 now, GError **error)
 {
 	g_autoptr(GString) out = g_string_new(
-	    "# Written by macguised at boot; it is drawn anew each time (see macguised(8)).\n"
+	    "# Written by macguise at boot, or by macguised where it is missing or lists a\n"
+	    "# block macguise no longer draws; drawn anew each boot (see macguised(8)).\n"
 	    "# A profile that names no MAC address comes up with a random address in a\n"
 	    "# common maker's registry block, globally administered, instead of the card's\n"
 	    "# own; macguised then keeps it as the profile's first macguise address.\n"
 	    "# A profile with cloned-mac-address set (permanent included) is not affected.\n"
-	    "[connection-macguise-first-contact]\n"
+	    "[" MG_FIRST_CONTACT_GROUP "]\n"
 	    /* Only the devices macguise manages profiles of (veth: a container's
 	     * card). Bridges, bonds, teams, VLANs, macvlans, tunnels… take the
 	     * global ethernet.cloned-mac-address too, but macguised never keeps an
@@ -70,4 +77,52 @@ mg_first_contact_conf(
 		out, "wifi", catalogue, rng, MG_DEVICE_CLASS_WIFI, draws, now, error))
 		return NULL;
 	return g_string_free(g_steal_pointer(&out), FALSE);
+}
+
+/* Whether @key's mask lists only blocks a draw for @device_class at @now
+ * could give (at least one). */
+static gboolean
+mg_first_contact_mask_current(
+    GKeyFile *kf, const char *key, MgCatalogue *catalogue, MgDeviceClass device_class, gint64 now)
+{
+	g_autofree char *random_key = g_strconcat(key, ".cloned-mac-address", NULL);
+	g_autofree char *mask_key = g_strconcat(key, ".generate-mac-address-mask", NULL);
+	g_autofree char *cloned =
+	    g_key_file_get_string(kf, MG_FIRST_CONTACT_GROUP, random_key, NULL);
+	g_autofree char *mask = g_key_file_get_string(kf, MG_FIRST_CONTACT_GROUP, mask_key, NULL);
+	g_auto(GStrv) words = NULL;
+
+	if (g_strcmp0(cloned, "random") != 0 || mask == NULL)
+		return FALSE;
+	words = g_strsplit_set(g_strstrip(mask), " ", -1);
+	if (g_strcmp0(words[0], MG_FIRST_CONTACT_MASK) != 0 || words[1] == NULL)
+		return FALSE;
+	for (guint i = 1; words[i] != NULL; i++) {
+		const MgCatalogueEntry *e;
+		MgMac oui;
+		if (!mg_mac_parse(words[i], &oui, NULL))
+			return FALSE;
+		oui.octet[5] = 1; /* a serial in the block: the lookup wants an address */
+		e = mg_catalogue_lookup(catalogue, &oui);
+		if (!mg_whole_oui_entry(e) || mg_vendor_weight(e->vendor, device_class) == 0 ||
+		    mg_block_draw_weight(e, device_class, now) == 0)
+			return FALSE;
+	}
+	return TRUE;
+}
+
+gboolean
+mg_first_contact_conf_is_current(MgCatalogue *catalogue, const char *text, gint64 now)
+{
+	g_autoptr(GKeyFile) kf = g_key_file_new();
+	g_autofree char *devices = NULL;
+
+	if (!g_key_file_load_from_data(kf, text, (gsize)-1, G_KEY_FILE_NONE, NULL))
+		return FALSE;
+	/* an earlier package's file may apply to other devices */
+	devices = g_key_file_get_string(kf, MG_FIRST_CONTACT_GROUP, "match-device", NULL);
+	return g_strcmp0(devices, MG_FIRST_CONTACT_DEVICES) == 0 &&
+	       mg_first_contact_mask_current(
+		   kf, "ethernet", catalogue, MG_DEVICE_CLASS_ETHERNET, now) &&
+	       mg_first_contact_mask_current(kf, "wifi", catalogue, MG_DEVICE_CLASS_WIFI, now);
 }

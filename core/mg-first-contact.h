@@ -22,4 +22,9 @@ G_BEGIN_DECLS
 char *mg_first_contact_conf(
     MgCatalogue *catalogue, MgRandom *rng, guint draws, gint64 now, GError **error);
 
+/* Whether @text is such a configuration that lists only blocks a draw from
+ * @catalogue at @now could give: what an earlier catalogue drew (a package
+ * upgrade dropped a block, say), or a file that is not macguise's, is not. */
+gboolean mg_first_contact_conf_is_current(MgCatalogue *catalogue, const char *text, gint64 now);
+
 G_END_DECLS

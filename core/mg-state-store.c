@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 #include <sodium.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -116,9 +117,61 @@ mg_state_read_key(const char *dir, guint8 key[MG_STATE_KEY_BYTES], gboolean crea
 	return TRUE;
 }
 
+static int
+mg_state_owner_lock_fail(int fd, const char *path, int err, GError **error)
+{
+	if (fd >= 0)
+		(void)close(fd);
+	g_set_error(error,
+		    G_FILE_ERROR,
+		    g_file_error_from_errno(err),
+		    _("cannot lock %s: %s"),
+		    path,
+		    g_strerror(err));
+	return -1;
+}
+
+int
+mg_state_owner_lock(const char *dir, gboolean wait, GError **error)
+{
+	g_autofree char *path = g_build_filename(dir, MG_STATE_OWNER_LOCK_FILE, NULL);
+	int fd;
+
+	if (g_mkdir_with_parents(dir, 0700) < 0)
+		return mg_state_owner_lock_fail(-1, dir, errno, error);
+	/* Read-only is enough for flock(), and an existing file opens on a
+	 * read-only mount too. flock(), not fcntl(): a lock of the open file,
+	 * not of the process, so nothing else the owner opens and closes on
+	 * this file can drop it. */
+	fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return mg_state_owner_lock_fail(-1, path, errno, error);
+	if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+		return fd;
+	if (errno != EWOULDBLOCK)
+		return mg_state_owner_lock_fail(fd, path, errno, error);
+	if (!wait) {
+		(void)close(fd);
+		g_set_error(error,
+			    MG_ERROR,
+			    MG_ERROR_BUSY,
+			    _("another process owns the state in %s (it holds %s)"),
+			    dir,
+			    path);
+		return -1;
+	}
+	g_message("waiting for the state in %s: another process owns it (it holds %s)", dir, path);
+	while (flock(fd, LOCK_EX) < 0) {
+		if (errno != EINTR)
+			return mg_state_owner_lock_fail(fd, path, errno, error);
+	}
+	return fd;
+}
+
 /* g_file_set_contents() writes "state.XXXXXX" first; a writer killed in
- * between leaves one behind. Only macguised writes here, and only after
- * loading, so any such file at load time is stale. */
+ * between leaves one behind. Only the state's owner writes here (it holds
+ * mg_state_owner_lock()), and only after loading, so any such file at load
+ * time is stale: no other process can be writing it. */
 static void
 mg_state_remove_stale_temporaries(const char *dir)
 {

@@ -11,6 +11,8 @@ G_BEGIN_DECLS
 #define MG_STATE_FILE_NAME "state"
 #define MG_STATE_KEY_FILE_NAME "secret.key"
 #define MG_STATE_DEFAULT_DIR "/var/lib/macguise"
+/* The state's one owner holds this file's lock (mg_state_owner_lock()). */
+#define MG_STATE_OWNER_LOCK_FILE "owner.lock"
 
 typedef enum {
 	MG_STATE_LOADED,    /* the file was read */
@@ -30,11 +32,23 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(MgStateLoadReport, mg_state_load_report_clear)
 
 /* The file edge: $STATE_DIRECTORY (its first entry) or /var/lib/macguise. */
 char *mg_state_default_dir(void);
+/* The state has one owner at a time: macguised for its whole life, or the
+ * boot step while it runs. Each loads the state once, saves over it, and
+ * removes the temporaries a killed writer left (which are only stale if no
+ * other owner is writing), so a second one would undo the first's changes
+ * and could delete its save under way. The owner holds an exclusive flock()
+ * on MG_STATE_OWNER_LOCK_FILE in @dir (made 0700 if missing) from before
+ * mg_state_load() until its last save; closing the descriptor, or the
+ * process ending however it ends, lets it go. Returns the descriptor (close
+ * on exec). With @wait, it waits for the holder to let go; without, a held
+ * lock is MG_ERROR_BUSY at once. */
+int mg_state_owner_lock(const char *dir, gboolean wait, GError **error);
 /* Reads (or creates, 0600) the secret key and reads the state file. A missing
  * file gives a fresh state; an unusable one (garbled, truncated, wrongly
  * typed, a newer format, another key) is renamed to
  * "state.broken-YYYYMMDDTHHMMSSZ", reported in @report, and a fresh state is
- * used. A file that cannot be read at all is an error, never a reset. */
+ * used. A file that cannot be read at all is an error, never a reset. The
+ * caller holds mg_state_owner_lock() on @dir. */
 MgState *mg_state_load(const char *dir, MgStateLoadReport *report, GError **error);
 /* @text with every MAC address in it (pairs of hex digits joined by ':' or
  * '-'), and what a cut left of one (three pairs or more), replaced by

@@ -8,6 +8,7 @@
 #include <glib-unix.h>
 #include <glib/gi18n.h>
 #include <locale.h>
+#include <unistd.h>
 
 #include "mg-boot.h"
 #include "mg-config.h"
@@ -69,7 +70,7 @@ static const GOptionEntry mg_option_entries[] = {
 	  0,
 	  G_OPTION_ARG_FILENAME,
 	  &mg_opt_nm_conf_dir,
-	  N_("With --boot: where to write NetworkManager's first-contact defaults "
+	  N_("Where NetworkManager reads the first-contact defaults macguise writes "
 	     "(default /run/NetworkManager/conf.d)"),
 	  "DIR" },
 	{ "nm-state-dir",
@@ -104,7 +105,7 @@ static int
 mg_run_boot(const char *state_dir, const char *config_path)
 {
 	g_autoptr(GError) error = NULL;
-	guint rewritten = 0;
+	MgBootResult result;
 	const MgBootPaths paths = {
 		.keyfile_dir =
 		    mg_opt_keyfile_dir != NULL ? mg_opt_keyfile_dir : MG_BOOT_DEFAULT_KEYFILE_DIR,
@@ -116,11 +117,19 @@ mg_run_boot(const char *state_dir, const char *config_path)
 		.config_path = config_path,
 	};
 
-	if (!mg_boot_run(&paths, &rewritten, &error)) {
+	if (!mg_boot_run(&paths, &result, &error)) {
 		g_printerr("macguised --boot: %s\n", error->message);
 		return 1;
 	}
-	g_message("boot step: %u profile(s) given a new address", rewritten);
+	/* Not a failure: under systemd this is a start outside boot (a unit
+	 * pulled in again by hand), and macguised does the job while it runs. */
+	if (result.daemon_runs) {
+		g_printerr("macguised --boot: %s\n",
+			   _("macguised is running and keeps the profiles' addresses itself; the "
+			     "boot step changes nothing"));
+		return 0;
+	}
+	g_message("boot step: %u profile(s) given a new address", result.rewritten);
 	return 0;
 }
 
@@ -132,14 +141,25 @@ mg_run_service(const char *state_dir, const char *config_path)
 	g_autoptr(MgService) service = NULL;
 	g_autofree char *runtime_dir = mg_runtime_default_dir();
 	guint owner;
+	/* Held until the process ends, after the last save (see
+	 * mg_state_owner_lock()). A boot step still running is waited for: it
+	 * ends within seconds, and its new addresses must be loaded. */
+	int owner_lock = mg_state_owner_lock(state_dir, TRUE, &error);
 
+	if (owner_lock < 0) {
+		g_printerr("macguised: %s\n", error->message);
+		return 1;
+	}
 	service = mg_service_new(state_dir, config_path, runtime_dir, &error);
 	if (service == NULL) {
 		g_printerr("macguised: %s\n", error->message);
+		(void)close(owner_lock);
 		return 1;
 	}
 	if (mg_opt_nm_state_dir != NULL)
 		mg_service_set_nm_state_dir(service, mg_opt_nm_state_dir);
+	mg_service_keep_first_contact(
+	    service, mg_opt_nm_conf_dir != NULL ? mg_opt_nm_conf_dir : MG_BOOT_DEFAULT_NM_CONF_DIR);
 	loop = g_main_loop_new(NULL, FALSE);
 	g_unix_signal_add(SIGTERM, mg_quit, loop);
 	g_unix_signal_add(SIGINT, mg_quit, loop);
@@ -148,6 +168,8 @@ mg_run_service(const char *state_dir, const char *config_path)
 	g_main_loop_run(loop);
 	g_bus_unown_name(owner);
 	mg_service_stop(service);
+	g_clear_object(&service); /* its saver thread waited for */
+	(void)close(owner_lock);
 	return 0;
 }
 

@@ -16,6 +16,7 @@
 #include "mg-nm-leases.h"
 #include "mg-profile.h"
 #include "mg-schedule.h"
+#include "mg-state-store.h"
 
 #define MG_BOOT_SYSTEM_BUS "unix:path=/run/dbus/system_bus_socket"
 #define MG_BOOT_BUS_WAIT_S 3
@@ -53,6 +54,7 @@ mg_boot_group(GKeyFile *kf, const char *name, const char *alias)
 }
 
 typedef struct {
+	int owner_lock; /* mg_state_owner_lock(); -1: not held */
 	MgRuntime rt;
 	GArray *taken;
 	gint64 now;
@@ -64,6 +66,10 @@ mg_boot_clear(MgBoot *b)
 {
 	mg_runtime_clear(&b->rt);
 	g_clear_pointer(&b->taken, g_array_unref);
+	/* last: the state is let go only once every save is done */
+	if (b->owner_lock >= 0)
+		(void)close(b->owner_lock);
+	b->owner_lock = -1;
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(MgBoot, mg_boot_clear)
@@ -307,11 +313,34 @@ mg_boot_nm_running(void)
 	return owned;
 }
 
+/* The state's ownership, or FALSE: macguised has it (@result says so, and
+ * nothing else is an error) or it cannot be had. Taken before anything is
+ * read, so the boot step never decides on a state macguised is changing,
+ * never saves over it, and never removes its save under way as a stale
+ * temporary. A lock, not a look for macguised's bus name: the name is
+ * taken after the state is loaded and given up before the last save, and
+ * the boot step may run before the bus. */
+static gboolean
+mg_boot_own_state(MgBoot *b, const MgBootPaths *paths, MgBootResult *result, GError **error)
+{
+	g_autoptr(GError) local = NULL;
+
+	b->owner_lock = mg_state_owner_lock(paths->state_dir, FALSE, &local);
+	if (b->owner_lock >= 0)
+		return TRUE;
+	if (g_error_matches(local, MG_ERROR, MG_ERROR_BUSY)) {
+		result->daemon_runs = TRUE;
+		return FALSE;
+	}
+	g_propagate_error(error, g_steal_pointer(&local));
+	return FALSE;
+}
+
 gboolean
-mg_boot_run(const MgBootPaths *paths, guint *rewritten, GError **error)
+mg_boot_run(const MgBootPaths *paths, MgBootResult *result, GError **error)
 {
 	const char *keyfile_dir = paths->keyfile_dir;
-	g_auto(MgBoot) b = { 0 };
+	g_auto(MgBoot) b = { .owner_lock = -1 };
 	g_autoptr(GDir) dir = NULL;
 	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(GPtrArray) writes =
@@ -319,7 +348,9 @@ mg_boot_run(const MgBootPaths *paths, guint *rewritten, GError **error)
 	gboolean assigned = FALSE, recorded;
 	const char *name;
 
-	*rewritten = 0;
+	memset(result, 0, sizeof(*result));
+	if (!mg_boot_own_state(&b, paths, result, error))
+		return result->daemon_runs;
 	if (mg_boot_nm_running()) {
 		g_set_error_literal(
 		    error,
@@ -359,7 +390,7 @@ mg_boot_run(const MgBootPaths *paths, guint *rewritten, GError **error)
 	for (guint i = 0; i < writes->len; i++) {
 		const MgBootWrite *w = g_ptr_array_index(writes, i);
 		if ((recorded || !w->assigned) && mg_boot_write(&b, w))
-			(*rewritten)++;
+			result->rewritten++;
 	}
 	mg_boot_first_contact(&b, paths->nm_conf_dir);
 	return TRUE;

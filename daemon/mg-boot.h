@@ -24,11 +24,21 @@ typedef struct {
 	const char *config_path;  /* macguise.conf */
 } MgBootPaths;
 
+/* What the boot step did. */
+typedef struct {
+	/* macguised owns the state (mg_state_owner_lock()): nothing was done */
+	gboolean daemon_runs;
+	guint rewritten; /* profiles given a new address */
+} MgBootResult;
+
 /* A profile given a new address forgets its DHCP lease in
- * @paths->nm_state_dir (see mg_nm_forget_leases()). While NetworkManager
- * runs (it has its name on the system bus) it refuses with
- * MG_ERROR_BUSY and changes nothing: NetworkManager keeps the profiles in
- * memory and would write them back over the new addresses. */
-gboolean mg_boot_run(const MgBootPaths *paths, guint *rewritten, GError **error);
+ * @paths->nm_state_dir (see mg_nm_forget_leases()). It owns the state while
+ * it runs; where macguised owns it, it does nothing and says so in @result
+ * (not an error: macguised keeps the addresses itself, and a NetworkManager
+ * restart under it is no boot). While NetworkManager runs (it has its name
+ * on the system bus) it refuses with MG_ERROR_BUSY and changes nothing:
+ * NetworkManager keeps the profiles in memory and would write them back
+ * over the new addresses. */
+gboolean mg_boot_run(const MgBootPaths *paths, MgBootResult *result, GError **error);
 
 G_END_DECLS

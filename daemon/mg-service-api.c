@@ -175,5 +175,7 @@ mg_service_reload(MgService *self, GError **error)
 	mg_service_schedule_publish(self);
 	if (self->client != NULL && nm_client_get_nm_running(self->client))
 		mg_service_evaluate_all(self, MG_EVENT_SEEN);
+	if (self->first_contact != NULL)
+		mg_first_contact_keeper_check(self->first_contact);
 	return TRUE;
 }

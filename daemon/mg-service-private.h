@@ -20,6 +20,7 @@
 #include "mg-catalogue.h"
 #include "mg-config.h"
 #include "mg-error.h"
+#include "mg-first-contact-keeper.h"
 #include "mg-generator.h"
 #include "mg-harden.h"
 #include "mg-hook-env.h"
@@ -89,6 +90,8 @@ struct _MgService {
 	char *nm_state_dir;   /* NetworkManager's leases */
 	GHashTable *policies; /* UUID -> its resolved policy (mg-service-policy.c) */
 	MgPolicy policy_off;  /* for a profile without a UUID */
+	/* NetworkManager's first-contact defaults; NULL: not kept */
+	MgFirstContactKeeper *first_contact;
 };
 
 /* A profile's writes: failures in a row, when to try again, and an address

@@ -85,6 +85,8 @@ mg_service_finalize(GObject *object)
 	g_queue_clear_full(&self->deferred, g_free);
 	g_clear_pointer(&self->deferred_set, g_hash_table_unref);
 	g_clear_pointer(&self->wake_at, g_hash_table_unref);
+	/* before the runtime: it draws from its catalogue */
+	g_clear_pointer(&self->first_contact, mg_first_contact_keeper_free);
 	mg_runtime_clear(&self->rt);
 	g_clear_pointer(&self->reactivate, g_hash_table_unref);
 	g_free(self->config_path);
@@ -345,4 +347,12 @@ mg_service_set_nm_state_dir(MgService *self, const char *nm_state_dir)
 {
 	g_free(self->nm_state_dir);
 	self->nm_state_dir = g_strdup(nm_state_dir);
+}
+
+void
+mg_service_keep_first_contact(MgService *self, const char *nm_conf_dir)
+{
+	g_clear_pointer(&self->first_contact, mg_first_contact_keeper_free);
+	self->first_contact =
+	    mg_first_contact_keeper_new(nm_conf_dir, self->rt.catalogue, self->rt.rng);
 }

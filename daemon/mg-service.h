@@ -21,6 +21,9 @@ MgService *mg_service_new(const char *state_dir,
  * MG_NM_DEFAULT_STATE_DIR): a profile given a new address forgets its
  * lease there, so the new address does not ask for the old one's. */
 void mg_service_set_nm_state_dir(MgService *self, const char *nm_state_dir);
+/* Keeps NetworkManager's first-contact defaults in @nm_conf_dir (see
+ * mg-first-contact-keeper.h), looked at again at each reload. */
+void mg_service_keep_first_contact(MgService *self, const char *nm_conf_dir);
 /* Connects to NetworkManager (waiting for it if it is not there yet) and
  * starts following profiles. */
 void mg_service_start(MgService *self);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "mg-error.h"
+#include "mg-first-contact.h"
 #include "mg-generator.h"
 #include "mg-test-stats.h"
 
@@ -554,6 +555,44 @@ test_generator_shipped_ages(void)
 	g_assert_cmpfloat(old, <, 0.25);
 }
 
+/* macguised rewrites NetworkManager's first-contact defaults only where they
+ * are not what the catalogue draws today: its own draw is, a block the
+ * catalogue does not draw (or none) is not. */
+static void
+test_first_contact_current(void)
+{
+	g_autoptr(MgCatalogue) cat = builtin();
+	g_autoptr(MgRandom) rng = mg_random_new_seeded(5);
+	g_autoptr(GError) error = NULL;
+	gint64 now = 1796500000; /* 2026-12 */
+	g_autofree char *conf = mg_first_contact_conf(cat, rng, 8, now, &error);
+	g_autofree char *foreign = NULL;
+	g_autofree char *cut = NULL;
+	char *mask;
+
+	g_assert_no_error(error);
+	g_assert_true(mg_first_contact_conf_is_current(cat, conf, now));
+	/* 02:00:00 is locally administered: no catalogue block */
+	mask = strstr(conf, "ethernet.generate-mac-address-mask=FF:FF:FF:00:00:00 ");
+	g_assert_nonnull(mask);
+	foreign = g_strdup(conf);
+	memcpy(foreign + (mask - conf) +
+		   strlen("ethernet.generate-mac-address-mask=FF:FF:FF:00:00:00 "),
+	       "02:00:00",
+	       8);
+	g_assert_false(mg_first_contact_conf_is_current(cat, foreign, now));
+	cut = g_strndup(conf, (gsize)(strstr(conf, "wifi.") - conf));
+	g_assert_false(mg_first_contact_conf_is_current(cat, cut, now));
+	g_assert_false(mg_first_contact_conf_is_current(cat, "", now));
+	/* an earlier file, for every device */
+	memcpy(strstr(foreign, "match-device="), "#", 1);
+	memcpy(strstr(foreign, "ethernet.generate-mac-address-mask=") +
+		   strlen("ethernet.generate-mac-address-mask=FF:FF:FF:00:00:00 "),
+	       mask + strlen("ethernet.generate-mac-address-mask=FF:FF:FF:00:00:00 "),
+	       8);
+	g_assert_false(mg_first_contact_conf_is_current(cat, foreign, now));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -575,5 +614,6 @@ main(int argc, char **argv)
 	g_test_add_func("/generator/block-ages", test_generator_block_ages);
 	g_test_add_func("/generator/block-sizes", test_generator_block_sizes);
 	g_test_add_func("/generator/shipped-ages", test_generator_shipped_ages);
+	g_test_add_func("/generator/first-contact-current", test_first_contact_current);
 	return g_test_run();
 }

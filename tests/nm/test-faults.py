@@ -307,7 +307,8 @@ def full_then_read_only_state_directory():
             time.sleep(1)
             with open(state, "rb") as f:
                 assert f.read() == kept, f"{how}: the old state changed"
-            assert sorted(os.listdir(small)) == sorted(["state", "secret.key", "profiles.lock"] +
+            assert sorted(os.listdir(small)) == sorted(["state", "secret.key", "profiles.lock",
+                                                        "owner.lock"] +
                                                        (["filler"] if how == "full" else [])), os.listdir(small)
             assert NM.cloned("f0") == old_mac, f"{how}: an unrecorded address reached NetworkManager"
             # Still serving: status answers, from memory.

@@ -289,6 +289,33 @@ def without_macguised_the_boot_defaults_alone_give_catalogue_addresses():
             assert_plausible(m, BURNT_IN[3])
 
 
+@mgtap.test
+def installed_without_reboot_macguised_alone_covers_first_contact():
+    # The package installed without a reboot: its boot step never ran, so
+    # NetworkManager has no first-contact defaults. macguised, which the
+    # package starts, writes them and has NetworkManager reload its
+    # configuration: a card then meets a network with a catalogue address
+    # from its first frame, not from the next boot on. `nmcli device
+    # connect` makes the profile and activates it in one step, so only
+    # NetworkManager's defaults can choose the first activation's address.
+    burnt_in = "00:e0:4c:68:00:06"
+    with NmNetns(managed=("veth0", "mgdev*")) as nm:
+        conf = os.path.join(nm.dir, "conf.d", "90-macguise-first-contact.conf")
+        assert not os.path.exists(conf)
+        nm.start_macguised(MACGUISED, first_contact=True)
+        nm.wait_for("NetworkManager to reload macguised's first-contact defaults",
+                    lambda: "NetworkManager reloaded its configuration"
+                    in nm.log_text("macguised"))
+        assert os.path.exists(conf)
+        capture, name = first_contact(nm, "mgdev9", burnt_in,
+                                      lambda: nm.nmcli("device", "connect", "mgdev9",
+                                                       check=False, timeout=90))
+        mac = settled_address(nm, name, "mgdev9")
+        seen = nm.frames_from(capture)
+        for m in set(seen) | {mac}:
+            assert_plausible(m, burnt_in)
+        assert seen[-1] == mac, (seen, mac)
+
 try:
     mgtap.run()
 finally:

@@ -366,6 +366,55 @@ def boot_step_rewrites_due_profiles_before_networkmanager_starts():
     assert cloned("e1") == new  # the service agrees: no second rotation
 
 
+def snapshot(*dirs):
+    """Every file in @dirs, name and bytes."""
+    return {os.path.join(d, n): open(os.path.join(d, n), "rb").read()
+            for d in dirs for n in sorted(os.listdir(d))
+            if os.path.isfile(os.path.join(d, n))}
+
+
+@mgtap.test
+def boot_step_beside_macguised_changes_nothing():
+    # `systemctl restart NetworkManager` stops NetworkManager and, while the
+    # boot step was wanted by NetworkManager.service, started it again with
+    # macguised running. A profile is due (its time passed while it was up)
+    # and its rotation owed: the boot step, seeing no NetworkManager, gave it
+    # a new address in its keyfile and saved over macguised's state, and
+    # macguised, which never reloads, took that address as set by hand. Now
+    # it finds the state owned by macguised and changes nothing.
+    NM.add_ethernet("owed")
+    old, uuid = wait_cloned("owed"), uuid_of("owed")
+    NM.nmcli("connection", "up", "owed")
+    NM.end("macguised")
+    make_due([uuid])
+    restart_macguised(running=False)
+    NM.macguised_caught_up()
+    status = NM.macguise_status(uuid)
+    assert status["pending"] and cloned("owed") == old, status  # up: it waits
+    log = os.path.join(NM.dir, "macguised.log")
+    seen = len(open(log, encoding="utf-8").read())
+    NM.end("nm")
+    NM.wait_for("macguised to see NetworkManager go",
+                lambda: "NetworkManager is not running" in open(log, encoding="utf-8").read()[seen:])
+    dirs = [os.path.join(NM.dir, d) for d in ("state", "system-connections", "conf.d")]
+    before = snapshot(*dirs)
+    p = NM.run_boot_step(MACGUISED, check=False)
+    after = snapshot(*dirs)
+    assert after == before, (sorted(n for n in set(before) | set(after)
+                                    if before.get(n) != after.get(n)), p.stderr)
+    assert p.returncode == 0 and "macguised is running" in p.stderr, (p.returncode, p.stderr)
+    NM.start_nm()
+    NM.wait_for("macguised to follow NetworkManager again",
+                lambda: "following NetworkManager" in open(log, encoding="utf-8").read()[seen:])
+    # due and down now: the next activation carries a new address, macguised's
+    new = wait_cloned("owed", other_than=old, timeout=30)
+    NM.macguised_caught_up()
+    status = NM.macguise_status(uuid)
+    assert status["address"] == new and not status.get("user-owned", False), status
+    assert "set by hand" not in open(log, encoding="utf-8").read()[seen:]
+    NM.nmcli("connection", "delete", "owed")
+
+
 def dbus(method, *args, user=None):
     return NM.macguise_call(method, *args, user=user)
 
