@@ -12,6 +12,7 @@
 #define ICMP6_NA 136
 /* Offsets in an untagged Ethernet frame (the kernel takes VLAN tags off
  * before a packet socket sees the frame). */
+#define OFF_DST 0
 #define OFF_SRC 6
 #define OFF_TYPE 12
 #define OFF_IP6_NEXT 20
@@ -63,12 +64,14 @@ mg_probe_filter_build_source(const MgMac *mac, struct sock_filter prog[MG_SOURCE
 	mg_probe_filter_source_words(mac, &src_high, &src_low);
 	{
 		const struct sock_filter p[MG_SOURCE_FILTER_LEN] = {
-			/* 0 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, OFF_SRC),
-			/* 1 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, src_high, 0, 3), /* to 5 */
-			/* 2 */ BPF_STMT(BPF_LD | BPF_H | BPF_ABS, OFF_SRC + 4),
-			/* 3 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, src_low, 0, 1), /* to 5 */
-			/* 4 */ BPF_STMT(BPF_RET | BPF_K, KEEP),
-			/* 5 */ BPF_STMT(BPF_RET | BPF_K, 0),
+			/* 0 */ BPF_STMT(BPF_LD | BPF_B | BPF_ABS, OFF_DST),
+			/* 1 */ BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 1, 0, 5), /* to 7 */
+			/* 2 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, OFF_SRC),
+			/* 3 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, src_high, 0, 3), /* to 7 */
+			/* 4 */ BPF_STMT(BPF_LD | BPF_H | BPF_ABS, OFF_SRC + 4),
+			/* 5 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, src_low, 0, 1), /* to 7 */
+			/* 6 */ BPF_STMT(BPF_RET | BPF_K, KEEP),
+			/* 7 */ BPF_STMT(BPF_RET | BPF_K, 0),
 		};
 		memcpy(prog, p, sizeof(p));
 	}

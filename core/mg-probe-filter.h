@@ -19,10 +19,13 @@ G_BEGIN_DECLS
 /* Fills @prog (classic BPF, for SO_ATTACH_FILTER) for @mac. */
 void mg_probe_filter_build(const MgMac *mac, struct sock_filter prog[MG_PROBE_FILTER_LEN]);
 
-/* The filter of the passive watch that follows a clean check: only frames
- * sent from @mac. Nothing else on the link reaches macguised for the
- * minutes it watches. */
-#define MG_SOURCE_FILTER_LEN 6
+/* The filter of the passive watch that follows a clean check: only
+ * group-addressed frames (broadcast, multicast) sent from @mac. A twin
+ * gives itself away with those (its unicast goes elsewhere), and the
+ * machine's own are few (ARP, neighbour discovery, DHCP, mDNS): nothing
+ * else on the link, and none of the machine's own unicast traffic, reaches
+ * macguised for the minutes it watches. */
+#define MG_SOURCE_FILTER_LEN 8
 
 void mg_probe_filter_build_source(const MgMac *mac, struct sock_filter prog[MG_SOURCE_FILTER_LEN]);
 

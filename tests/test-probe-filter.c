@@ -52,6 +52,9 @@ run_filter(const struct sock_filter *prog, guint n, const guint8 *frame, gsize l
 		case BPF_JMP | BPF_JGE | BPF_K:
 			pc += a >= i->k ? i->jt : i->jf;
 			break;
+		case BPF_JMP | BPF_JSET | BPF_K:
+			pc += (a & i->k) != 0 ? i->jt : i->jf;
+			break;
 		case BPF_RET | BPF_K:
 			return i->k;
 		default:
@@ -195,9 +198,9 @@ test_never_drops_a_frame_the_classifier_counts(void)
 	g_rand_free(rand);
 }
 
-/* The watch after a clean check keeps frames from our address, whatever
- * they carry, and nothing else: not even the evidence frames of the check
- * itself when another source sends them. */
+/* The watch after a clean check keeps group-addressed frames from our
+ * address, whatever they carry, and nothing else: not unicast ones, nor
+ * the evidence frames of the check itself when another source sends them. */
 static void
 test_source_filter_keeps_only_our_source(void)
 {
@@ -208,10 +211,14 @@ test_source_filter_keeps_only_our_source(void)
 
 	fixture_init(&f);
 	mg_probe_filter_build_source(&f.target.mac, prog);
-	len = other_frame(0x0800, (const guint8 *)"z", 1, frame);
+	len = other_frame(0x0800, (const guint8 *)"z", 1, frame); /* broadcast */
 	g_assert_cmpuint(run_filter(prog, MG_SOURCE_FILTER_LEN, frame, len), ==, 0);
 	memcpy(frame + 6, f.target.mac.octet, 6);
 	g_assert_cmpuint(run_filter(prog, MG_SOURCE_FILTER_LEN, frame, len), >, 0);
+	memcpy(frame, (const guint8[]){ 0x33, 0x33, 0xff, 0, 0, 1 }, 6); /* IPv6 multicast */
+	g_assert_cmpuint(run_filter(prog, MG_SOURCE_FILTER_LEN, frame, len), >, 0);
+	memcpy(frame, other_mac, 6); /* unicast */
+	g_assert_cmpuint(run_filter(prog, MG_SOURCE_FILTER_LEN, frame, len), ==, 0);
 	len = mg_probe_build_arp(&f.target, 0, frame);
 	memcpy(frame + 6, other_mac, 6); /* our address as ARP sender only */
 	g_assert_cmpuint(run_filter(prog, MG_SOURCE_FILTER_LEN, frame, len), ==, 0);

@@ -20,7 +20,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 import mgtap  # noqa: E402
-from nmnetns import NmNetns, catalogue_lookup  # noqa: E402
+from nmnetns import NmNetns, SwitchedTwin, catalogue_lookup  # noqa: E402
 
 MACGUISED, HOOK, CLI, FLOOD = sys.argv[1:5]
 PEER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "peer.py")
@@ -481,58 +481,6 @@ def a_flooded_link_neither_stalls_nor_burdens_the_check():
     configure("")
 
 
-class SwitchedTwin:
-    """A Linux host with @mac behind a switch: the peer's end of the cable
-    becomes a port of a bridge (a switch), and the twin, in a namespace of
-    its own on another port, keeps its link up whatever ours does: no
-    carrier change wakes it when ours comes up. It has an IPv4 address and
-    the EUI-64 link-local address its kernel makes, and says nothing until
-    it is asked to (each of its link-up messages goes out before ours is
-    up)."""
-    def __init__(self, mac):
-        self.ns = NM.peer + "-twin"
-        self.mac = mac
-
-    def __enter__(self):
-        peer = lambda *cmd: NM.run(*cmd, ns=NM.peer)  # noqa: E731
-        NM.run("ip", "netns", "add", self.ns)
-        peer("ip", "addr", "flush", "dev", "veth1")
-        peer("ip", "link", "add", "br0", "type", "bridge", "stp_state", "0", "forward_delay", "0")
-        peer("ip", "link", "set", "veth1", "master", "br0")
-        peer("ip", "link", "add", "twinp", "type", "veth", "peer", "name", "twin0", "netns",
-             self.ns)
-        peer("ip", "link", "set", "twinp", "master", "br0")
-        peer("ip", "addr", "add", "10.77.0.1/24", "dev", "br0")
-        for dev in ("br0", "twinp", "veth1"):
-            peer("ip", "link", "set", dev, "up")
-        twin = lambda *cmd: NM.run(*cmd, ns=self.ns)  # noqa: E731
-        twin("ip", "link", "set", "twin0", "address", self.mac)
-        # a host that has been up a while: its link-up burst (router
-        # solicitations every 4 s, unsolicited MLD reports) is over
-        twin("sysctl", "-q", "net.ipv6.conf.twin0.router_solicitations=0",
-             "net.ipv6.conf.twin0.mldv2_unsolicited_report_interval=1",
-             "net.ipv6.conf.twin0.mldv1_unsolicited_report_interval=1")
-        twin("ip", "addr", "add", "10.77.0.5/24", "dev", "twin0")
-        twin("ip", "link", "set", "twin0", "up")
-        NM.wait_for("the twin's link-local address to leave tentative state",
-                    lambda: "fe80" in twin("ip", "-6", "addr", "show", "dev", "twin0").stdout
-                    and "tentative" not in twin("ip", "-6", "addr", "show", "dev", "twin0").stdout)
-        return self
-
-    def speaks(self):
-        """Everyday traffic: a datagram to a neighbour that has gone, so
-        its kernel asks everyone with ARP requests, one a second
-        (mcast_probes)."""
-        NM.run(sys.executable, "-c", "import socket; socket.socket(socket.AF_INET, "
-               "socket.SOCK_DGRAM).sendto(b'x', ('10.77.0.99', 9))", ns=self.ns)
-
-    def __exit__(self, *exc):
-        NM.run("ip", "netns", "del", self.ns, check=False)
-        NM.run("ip", "link", "del", "br0", ns=NM.peer, check=False)
-        peer_as()
-        return False
-
-
 @mgtap.test
 def a_twin_quiet_through_the_window_is_found_by_its_own_traffic_later():
     """A stable-privacy profile (no probe of the EUI-64 link-local) meets a
@@ -543,7 +491,7 @@ def a_twin_quiet_through_the_window_is_found_by_its_own_traffic_later():
     NM.add_ethernet("quiet", "ipv6.method", "link-local", "ipv6.addr-gen-mode", "stable-privacy")
     mac = wait_cloned("quiet")
     captured_before = len(captured())
-    with SwitchedTwin(mac) as twin:
+    with SwitchedTwin(NM, mac) as twin:
         up("quiet")
         NM.wait_for("a clean verdict", lambda: status("quiet").get("verdict") == "clean")
         before = status("quiet")
