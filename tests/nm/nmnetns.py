@@ -302,10 +302,15 @@ class NmNetns:
                 return
         raise KeyError(name)
 
-    def start_macguised(self, exe, *args, env=None):
+    def start_macguised(self, exe, *args, env=None, first_contact=False):
         """macguised in the NetworkManager namespace, its state and
-        configuration in the test directory; @env: more environment."""
+        configuration in the test directory; @env: more environment.
+        @first_contact: it keeps its first-contact defaults in
+        NetworkManager's configuration directory, as installed; else in one
+        NetworkManager does not read, so that a test meets only the
+        defaults it asks for (its boot step's, say)."""
         self.use_macguise_dirs()
+        conf_dir = os.path.join(self.dir, "conf.d" if first_contact else "macguised-conf.d")
         # MG_VALGRIND=1: macguised under memcheck, its report checked at stop.
         wrap = []
         if os.environ.get("MG_VALGRIND") == "1":
@@ -313,7 +318,8 @@ class NmNetns:
             wrap = ["valgrind", "--leak-check=full", "--show-leak-kinds=definite",
                     "--errors-for-leak-kinds=definite", f"--suppressions={supp}",
                     f"--log-file={self.dir}/valgrind-macguised-%p.txt"]
-        return self.spawn("macguised", *wrap, exe, f"--nm-state-dir={self.nm_lib}", *args,
+        return self.spawn("macguised", *wrap, exe, f"--nm-state-dir={self.nm_lib}",
+                          f"--nm-conf-dir={conf_dir}", *args,
                           ns=self.ns, env=dict(self.env, **(env or {})))
 
     def start_dispatcher(self, hook=None):
