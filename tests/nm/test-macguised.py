@@ -482,23 +482,37 @@ def read_until(stream, predicate, timeout=20.0):
     raise AssertionError(f"the line never came; read: {lines}")
 
 
+class MacguisedMonitor:
+    """gdbus monitor on macguised's object, once it follows macguised: its
+    output's lines in .stdout."""
+    def __enter__(self):
+        self.p = subprocess.Popen(["ip", "netns", "exec", NM.ns, "gdbus", "monitor", "--system",
+                                   "--dest", "org.macguise.Daemon1",
+                                   "--object-path", "/org/macguise/Daemon1"],
+                                  env=NM.env, stdout=subprocess.PIPE, text=True)
+        self.stdout = self.p.stdout
+        try:
+            read_until(self.stdout, lambda line: "is owned by" in line)
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def __exit__(self, *exc):
+        self.p.terminate()
+        self.p.wait(timeout=10)
+        return False
+
+
 @mgtap.test
 def dbus_profiles_changed_is_signalled_when_a_status_changes():
-    monitor = subprocess.Popen(["ip", "netns", "exec", NM.ns, "gdbus", "monitor", "--system",
-                                "--dest", "org.macguise.Daemon1",
-                                "--object-path", "/org/macguise/Daemon1"],
-                               env=NM.env, stdout=subprocess.PIPE, text=True)
-    try:
-        read_until(monitor.stdout, lambda line: "is owned by" in line)
+    with MacguisedMonitor() as monitor:
         e1 = cloned("e1")
         rotate("e1", False)
         uuid = uuid_of("e1")
         line = read_until(monitor.stdout, lambda l: "ProfilesChanged" in l and uuid in l)
         assert "org.macguise.Daemon1.ProfilesChanged" in line, line
         wait_cloned("e1", other_than=e1)
-    finally:
-        monitor.terminate()
-        monitor.wait(timeout=10)
 
 
 @mgtap.test
@@ -507,27 +521,22 @@ def dbus_profiles_changed_names_no_profile_hidden_from_other_users():
     some users (connection.permissions) is never named in it, nor its
     changes timed by it, from its creation on. A change to a public profile
     afterwards is the sync point: every signal before it has been seen."""
-    monitor = subprocess.Popen(["ip", "netns", "exec", NM.ns, "gdbus", "monitor", "--system",
-                                "--dest", "org.macguise.Daemon1",
-                                "--object-path", "/org/macguise/Daemon1"],
-                               env=NM.env, stdout=subprocess.PIPE, text=True)
     try:
-        read_until(monitor.stdout, lambda line: "is owned by" in line)
-        NM.add_ethernet("private", "connection.permissions", "user:nobody")
-        hidden = uuid_of("private")
-        private = wait_cloned("private")
-        rotate("private", False)
-        wait_cloned("private", other_than=private)
-        e1 = cloned("e1")
-        rotate("e1", False)
-        public = uuid_of("e1")
-        seen = []
-        read_until(monitor.stdout, lambda l: seen.append(l) or ("ProfilesChanged" in l and public in l))
-        assert not [line for line in seen if hidden in line], seen
-        wait_cloned("e1", other_than=e1)
+        with MacguisedMonitor() as monitor:
+            NM.add_ethernet("private", "connection.permissions", "user:nobody")
+            hidden = uuid_of("private")
+            private = wait_cloned("private")
+            rotate("private", False)
+            wait_cloned("private", other_than=private)
+            e1 = cloned("e1")
+            rotate("e1", False)
+            public = uuid_of("e1")
+            seen = []
+            read_until(monitor.stdout,
+                       lambda l: seen.append(l) or ("ProfilesChanged" in l and public in l))
+            assert not [line for line in seen if hidden in line], seen
+            wait_cloned("e1", other_than=e1)
     finally:
-        monitor.terminate()
-        monitor.wait(timeout=10)
         NM.nmcli("connection", "delete", "private", check=False)
 
 
