@@ -1,0 +1,644 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""macguise as installed on a booted Debian: systemd as PID 1 in a container
+(systemd-nspawn --boot on a cached debootstrap tree, shared/nm-netns.md),
+the built .debs installed with apt, NetworkManager and macguised under
+systemd. Driven only through systemctl, nmcli, macguise and journalctl run
+inside; the network is watched from outside.
+
+  test-booted.py TREE DEBDIR
+
+The container boots once for every scenario, with --volatile=overlay (the
+cached tree stays as it was) and --network-veth plus two extra veth links:
+each host-side end is moved into a peer network namespace of the test's own,
+where dnsmasq serves DHCP and router advertisements on host0's cable and a
+packet socket (tests/nm/peer.py frames) records every frame each card sends.
+Everything started is ended by its pid, on SIGTERM too: the container is
+powered off and waited for, the peer namespace deleted. Prints TAP."""
+import glob
+import hashlib
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+import mgtap  # noqa: E402
+
+PEER_PY = os.path.join(HERE, "..", "nm", "peer.py")
+TREE, DEBS = sys.argv[1], os.path.abspath(sys.argv[2])
+MAIN = "network-manager-macguise"
+FIRST_CONTACT = "/run/NetworkManager/conf.d/90-macguise-first-contact.conf"
+MAC_RE = re.compile(r"\b[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){5}\b")
+# Where the .debs appear inside (bound read-only by nspawn).
+DEBS_INSIDE = "/mnt/macguise-debs"
+# Container-side names of the extra links (host0 is nspawn's own).
+LINKS = ("host0", "eth1", "eth2")
+
+
+def sh(*cmd, check=True, timeout=60, **kw):
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **kw)
+    if check and p.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)}: {p.returncode}: {p.stdout[-2000:]}{p.stderr[-2000:]}")
+    return p
+
+
+class Booted:
+    """One booted container, its peer namespace and what runs there."""
+
+    def __init__(self, tree):
+        self.tree = tree
+        tag = os.getpid() % 100000
+        # Short names: the host-side veth is "ve-" + the machine name, and
+        # every interface name fits in 15 characters.
+        self.machine = f"mgb{tag}"
+        self.host_ends = {"host0": f"ve-{self.machine}", "eth1": f"mgb{tag}x1",
+                          "eth2": f"mgb{tag}x2"}
+        self.peer = f"mg-booted-peer-{tag}"
+        self.dir = tempfile.mkdtemp(prefix="mg-booted-")
+        self.procs = []  # (name, Popen), ended in reverse order
+        self.nspawn = None
+        self.leader = None  # the container's systemd, PID 1 inside
+        self.peer_made = False
+
+    # -- life cycle ----------------------------------------------------------
+    def start(self):
+        sh("ip", "netns", "add", self.peer)
+        self.peer_made = True
+        sh("ip", "netns", "exec", self.peer, "ip", "link", "set", "lo", "up")
+        log = open(os.path.join(self.dir, "console.log"), "w")
+        extra = [f"--network-veth-extra={self.host_ends[n]}:{n}" for n in ("eth1", "eth2")]
+        self.nspawn = subprocess.Popen(
+            ["systemd-nspawn", "-D", self.tree, "--volatile=overlay", "--register=no",
+             "--keep-unit", "--boot", "--network-veth", *extra, "-M", self.machine,
+             f"--bind-ro={DEBS}:{DEBS_INSIDE}"],
+            stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+            start_new_session=True)
+        log.close()
+        # The host-side ends appear in the machine's namespace: each goes
+        # into the peer namespace at once, cable unplugged (down) until a
+        # scenario plugs it in, its frames recorded from the first.
+        for name, end in self.host_ends.items():
+            self.wait_for(f"{end} on the host", lambda: os.path.exists(f"/sys/class/net/{end}"))
+            sh("ip", "link", "set", end, "netns", self.peer)
+            capture = self.capture_path(name)
+            ready = capture + ".ready"
+            self.spawn(f"frames-{name}", "ip", "netns", "exec", self.peer, "python3", PEER_PY,
+                       "frames", end, capture, ready)
+            self.wait_for(f"the capture on {end}", lambda: os.path.exists(ready))
+        self.wait_for("the container's systemd", self.find_leader)
+        # degraded is a booted system too (a unit a container cannot run)
+        p = self.inside("systemctl", "is-system-running", "--wait", check=False, timeout=120)
+        if p.stdout.strip() not in ("running", "degraded"):
+            raise RuntimeError(f"the container did not boot: {p.stdout}{p.stderr}\n"
+                               + self.console_tail())
+        # Each card's own address, while no cable is plugged in and nothing
+        # has set another.
+        self.own = {link: self.inside("cat", f"/sys/class/net/{link}/address").stdout.strip()
+                    for link in LINKS}
+        return self
+
+    def find_leader(self):
+        """The container's systemd: the nspawn process's child."""
+        try:
+            with open(f"/proc/{self.nspawn.pid}/task/{self.nspawn.pid}/children") as f:
+                children = f.read().split()
+        except OSError:
+            return False
+        for pid in children:
+            try:
+                with open(f"/proc/{pid}/comm") as f:
+                    if f.read().strip() == "systemd":
+                        self.leader = pid
+                        return True
+            except OSError:
+                pass
+        return False
+
+    def stop(self):
+        keep = os.environ.get("MG_KEEP_DIR")
+        if self.nspawn is not None and self.nspawn.poll() is None:
+            if keep and self.leader is not None:  # for a failure's post-mortem
+                with open(os.path.join(self.dir, "journal.txt"), "w") as f:
+                    f.write(self.inside("journalctl", "-b", "--no-pager", "-o", "short-monotonic",
+                                        check=False).stdout)
+            if self.leader is not None:
+                self.inside("systemctl", "poweroff", check=False, timeout=30)
+            try:
+                self.nspawn.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                # nspawn powers the container off on SIGTERM; the container's
+                # systemd is the last resort, ending its PID namespace.
+                self.nspawn.terminate()
+                try:
+                    self.nspawn.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    if self.leader is not None:
+                        try:
+                            os.kill(int(self.leader), signal.SIGKILL)
+                        except ProcessLookupError:
+                            pass
+                    self.nspawn.kill()
+                    self.nspawn.wait(timeout=20)
+        for name, p in reversed(self.procs):
+            if p.poll() is None:
+                p.terminate()
+                try:
+                    p.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait(timeout=10)
+        self.procs.clear()
+        if self.peer_made:
+            subprocess.run(["ip", "netns", "del", self.peer], capture_output=True)
+            self.peer_made = False
+        if keep and os.path.isdir(self.dir):
+            shutil.copytree(self.dir, os.path.join(keep, os.path.basename(self.dir)),
+                            dirs_exist_ok=True)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def spawn(self, name, *cmd):
+        log = open(os.path.join(self.dir, name + ".log"), "a")
+        p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log,
+                             stderr=subprocess.STDOUT, start_new_session=True)
+        log.close()
+        self.procs.append((name, p))
+        return p
+
+    def wait_for(self, what, predicate, timeout=30.0):
+        # A bound on a stall, not on speed.
+        started = time.monotonic()
+        deadline = started + timeout
+        while time.monotonic() < deadline:
+            if predicate():
+                if time.monotonic() - started > 5:
+                    print(f"{time.monotonic() - started:.1f} s: {what}", file=sys.stderr)
+                return
+            if self.nspawn.poll() is not None:
+                raise RuntimeError(f"the container ended ({self.nspawn.returncode}) while "
+                                   f"waiting for {what}:\n{self.console_tail()}")
+            time.sleep(0.1)
+        raise TimeoutError(f"timed out waiting for {what}")
+
+    def console_tail(self, lines=30):
+        with open(os.path.join(self.dir, "console.log"), errors="replace") as f:
+            return "".join(f.readlines()[-lines:])
+
+    # -- inside ----------------------------------------------------------------
+    def inside(self, *cmd, check=True, timeout=60, stdin=None):
+        """@cmd in every namespace of the container, with a clean environment."""
+        full = ["nsenter", "-t", str(self.leader), "-a", "/usr/bin/env", "-i",
+                "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LANG=C.UTF-8", "HOME=/root",
+                "DEBIAN_FRONTEND=noninteractive", *cmd]
+        started = time.monotonic()
+        p = subprocess.run(full, capture_output=True, text=True, timeout=timeout, input=stdin)
+        if time.monotonic() - started > 5:
+            print(f"{time.monotonic() - started:.1f} s: {' '.join(cmd)}", file=sys.stderr)
+        if check and p.returncode != 0:
+            raise RuntimeError(f"inside: {' '.join(cmd)}: {p.returncode}: "
+                               f"{p.stdout[-2000:]}{p.stderr[-2000:]}")
+        return p
+
+    def nmcli(self, *args, check=True):
+        return self.inside("nmcli", *args, check=check)
+
+    def exists(self, path):
+        return self.inside("test", "-e", path, check=False).returncode == 0
+
+    def journal(self, *args):
+        """The journal's messages (the boot's), one a line."""
+        return self.inside("journalctl", "-b", "-o", "cat", "--no-pager", *args).stdout
+
+    # -- the peer side ---------------------------------------------------------
+    def capture_path(self, link):
+        return os.path.join(self.dir, f"frames-{link}.jsonl")
+
+    def frames(self, link):
+        try:
+            with open(self.capture_path(link)) as f:
+                return [json.loads(line) for line in f if line.endswith("\n")]
+        except FileNotFoundError:
+            return []
+
+    def peer_run(self, *cmd, check=True):
+        return sh("ip", "netns", "exec", self.peer, *cmd, check=check)
+
+    def plug_in(self, link, dhcp=False):
+        """Connects @link's cable; with @dhcp, a home router on it: dnsmasq
+        with DHCP and IPv6 router advertisements."""
+        end, n = self.host_ends[link], LINKS.index(link) + 1
+        self.peer_run("ip", "addr", "add", f"10.89.{n}.1/24", "dev", end)
+        self.peer_run("ip", "-6", "addr", "add", f"fd89:{n}::1/64", "dev", end, "nodad")
+        self.peer_run("ip", "link", "set", end, "up")
+        if dhcp:
+            self.spawn(f"dnsmasq-{link}", "ip", "netns", "exec", self.peer, "dnsmasq",
+                       "--keep-in-foreground", "--port=0", "--bind-interfaces",
+                       f"--interface={end}", "--except-interface=lo",
+                       f"--dhcp-range=10.89.{n}.10,10.89.{n}.200,1h",
+                       f"--dhcp-range=fd89:{n}::,ra-stateless", "--enable-ra",
+                       f"--dhcp-leasefile={self.dir}/leases-{link}", "--user=root",
+                       f"--pid-file={self.dir}/dnsmasq-{link}.pid", "--log-dhcp",
+                       "--log-facility=-")
+
+    def carrier_changes(self, link):
+        """How often the peer end's carrier came or went: a card taken down
+        and up again (a re-activation) counts two."""
+        return int(self.peer_run("cat", f"/sys/class/net/{self.host_ends[link]}/carrier_changes")
+                   .stdout)
+
+
+B = None  # the one container every scenario runs in
+
+
+def status():
+    """`macguise status --json` inside: {uuid: profile}."""
+    out = json.loads(B.inside("macguise", "status", "--json").stdout)
+    return {p["uuid"]: p for p in out["profiles"]}, out
+
+
+def lookup(mac):
+    return json.loads(B.inside("macguise", "lookup", "--json", mac).stdout)[0]
+
+
+def cloned(name):
+    v = B.nmcli("-g", "802-3-ethernet.cloned-mac-address", "connection", "show", name).stdout
+    return v.strip().replace("\\:", ":").lower()
+
+
+def uuid_of(name):
+    return B.nmcli("-g", "connection.uuid", "connection", "show", name).stdout.strip()
+
+
+def is_active(name):
+    p = B.nmcli("-g", "GENERAL.STATE", "connection", "show", name, check=False)
+    return p.stdout.strip() == "activated"
+
+
+def wait_cloned(name, other_than=None, timeout=30):
+    box = {}
+
+    def ready():
+        box["mac"] = cloned(name)
+        return re.fullmatch(MAC_RE, box["mac"]) is not None and box["mac"] != other_than
+
+    B.wait_for(f"a MAC address in '{name}'", ready, timeout=timeout)
+    return box["mac"]
+
+
+def wait_active(unit):
+    """Waits for @unit to be active; else says what its journal ends with
+    (a unit killed by its own system call filter, say)."""
+    try:
+        B.wait_for(f"{unit} active", lambda: B.inside(
+            "systemctl", "is-active", unit, check=False).stdout.strip() == "active")
+    except TimeoutError as e:
+        raise TimeoutError(f"{e}; its journal ends:\n" + "\n".join(
+            B.journal("-u", unit, "-o", "short-monotonic").splitlines()[-8:])) from None
+
+
+def journal_lines(unit):
+    return B.journal("-u", unit).splitlines()
+
+
+def caught_up():
+    """Returns once macguised has carried out what it decided before: a
+    profile added now gets its address after every earlier write (as in
+    tests/nm/nmnetns.py)."""
+    caught_up.n = getattr(caught_up, "n", 0) + 1
+    name = f"caught-up-{caught_up.n}"
+    add_ethernet(name, "eth1", "10.89.2.99/24")
+    wait_cloned(name)
+    B.nmcli("connection", "delete", name)
+
+
+def add_ethernet(name, ifname, address, *settings):
+    B.nmcli("connection", "add", "type", "ethernet", "ifname", ifname, "con-name", name,
+            "ipv4.method", "manual", "ipv4.addresses", address, "ipv6.method", "disabled",
+            "connection.autoconnect", "no", *settings)
+
+
+def forget_automatic_profiles():
+    """Deletes NetworkManager's automatic profiles of the cards not yet
+    connected (it makes one per card, and makes it no more once deleted),
+    so that each cable plugged in is up only with the profile a test
+    gives it."""
+    for line in B.nmcli("-t", "-f", "NAME,DEVICE", "connection", "show").stdout.splitlines():
+        name, device = line.rsplit(":", 1)
+        if name.startswith("Wired connection") and not device:
+            B.nmcli("connection", "delete", name)
+
+
+def up(name):
+    B.nmcli("connection", "up", name)
+
+
+def make_due(uuid):
+    """Moves a profile's due time into the past, as if the machine had been
+    off for weeks, and reseals the state as macguised does (BLAKE2b-256 of
+    the body); the container shares the machine's clock, so time cannot be
+    moved. macguised is stopped meanwhile, as for any edit of its state."""
+    path = "/var/lib/macguise/state"
+    B.inside("systemctl", "stop", "macguised")
+    text = B.inside("cat", path).stdout
+    body = text.split("\n[integrity]\n")[0]
+    out, group = [], None
+    for line in body.split("\n"):
+        if line.startswith("["):
+            group = line
+        if group == f"[profile {uuid}]" and line.startswith(("due-at=", "assigned-at=")):
+            line = line.split("=")[0] + "=1000"
+        out.append(line)
+    body = "\n".join(out)
+    digest = hashlib.blake2b(body.encode(), digest_size=32).hexdigest()
+    B.inside("sh", "-c", f"cat >{path}.new && mv {path}.new {path}",
+             stdin=f"{body}\n[integrity]\nblake2b={digest}\n")
+    B.inside("systemctl", "start", "macguised")
+
+
+# The profiles scenario 2 and 3 follow, by name: the one on host0 (active),
+# and on eth1 and eth2 active ones with a rotation owed.
+PROFILES = {}
+
+
+def managed_snapshot():
+    profiles, top = status()
+    assert top["daemon_running"] and top["state_readable"], top
+    return {u: p for u, p in profiles.items() if u in PROFILES.values()}
+
+
+def check_kept(before, event):
+    """The invariants every lifecycle event keeps: each profile followed is
+    still managed (not user-owned, not lost), its generation not reset, its
+    address in the state that of its keyfile and unchanged, a rotation owed
+    still owed, and no card re-activated (NetworkManager cut no activation
+    for a new one, no carrier change on a cable). Every broken one is
+    named."""
+    after, wrong = managed_snapshot(), []
+    for name, uuid in PROFILES.items():
+        a, b = after.get(uuid), before["status"][uuid]
+        if a is None:
+            wrong.append(f"{name} is lost")
+            continue
+        if not a["managed"] or a["user_owned"]:
+            wrong.append(f"{name} is no longer managed: {a}")
+        if a["generation"] < b["generation"]:
+            wrong.append(f"{name}'s generation went back from {b['generation']}: {a}")
+        elif a["generation"] > b["generation"]:
+            wrong.append(f"{name} got a new address (generation {a['generation']})")
+        if not a["address"] == b["address"] == cloned(name):
+            wrong.append(f"{name}: state {a['address']}, before {b['address']}, "
+                         f"keyfile {cloned(name)}")
+        if a["next_rotation"] != b["next_rotation"]:
+            wrong.append(f"{name}: next rotation {a['next_rotation']}, "
+                         f"before {b['next_rotation']}")
+        if not is_active(name):
+            wrong.append(f"{name} is not active")
+        if a["problems"]:
+            wrong.append(f"{name}: {a['problems']}")
+    for link in LINKS:
+        if B.carrier_changes(link) != before["carrier"][link]:
+            wrong.append(f"{link} was taken down and up again")
+    wrong += [f"NetworkManager: {line}" for line in journal_lines("NetworkManager")[before["nm_journal"]:]
+              if "disconnecting for new activation request" in line]
+    wrong += [f"macguised: {line}" for line in journal_lines("macguised")[before["macguised_journal"]:]
+              if "set by hand" in line]
+    assert not wrong, f"{event}:\n" + "\n".join(wrong)
+    # the next event is measured from here
+    before["carrier"] = {link: B.carrier_changes(link) for link in LINKS}
+    before["nm_journal"] = len(journal_lines("NetworkManager"))
+    before["macguised_journal"] = len(journal_lines("macguised"))
+
+
+def baseline():
+    return {"status": managed_snapshot(),
+            "carrier": {link: B.carrier_changes(link) for link in LINKS},
+            "nm_journal": len(journal_lines("NetworkManager")),
+            "macguised_journal": len(journal_lines("macguised"))}
+
+
+def wait_nm_back(since_lines):
+    """NetworkManager is running again with every profile followed active,
+    and macguised follows it again (said in its journal since then)."""
+    B.wait_for("NetworkManager", lambda: B.nmcli("general", "status", check=False).returncode == 0)
+    B.wait_for("every profile active again", lambda: all(is_active(n) for n in PROFILES))
+    B.wait_for("macguised to follow NetworkManager again",
+               lambda: any("following NetworkManager" in line
+                           for line in journal_lines("macguised")[since_lines:]))
+    caught_up()
+
+
+def next_activation_is_new(name, link, old):
+    """A profile owed a rotation: down, it gets a new catalogue address, and
+    its next activation meets the network with it."""
+    B.nmcli("connection", "down", name)
+    new = wait_cloned(name, other_than=old)
+    assert lookup(new)["in_catalogue"], new
+    seen = len(B.frames(link))
+    up(name)
+    B.wait_for(f"a frame from {name}'s new address",
+               lambda: new in {f["src"] for f in B.frames(link)[seen:]})
+    return new
+
+
+# -- the scenarios -----------------------------------------------------------
+@mgtap.test
+def fresh_install_covers_first_contact_without_a_reboot():
+    debs = sorted(d for d in glob.glob(os.path.join(DEBS, MAIN + "_*.deb")))
+    assert len(debs) == 1, debs
+    print(f"# Debian {B.inside('cat', '/etc/debian_version').stdout.strip()}, "
+          f"systemd {B.inside('dpkg-query', '-W', '-f=${Version}', 'systemd').stdout}, "
+          f"NetworkManager {B.inside('dpkg-query', '-W', '-f=${Version}', 'network-manager').stdout}, "
+          f"{os.path.basename(debs[0])}")
+    own = B.own
+    # The cached tree keeps Debian's switch that stops maintainer scripts
+    # starting services (it is made and used for building, in a chroot); a
+    # booted system has none.
+    B.inside("rm", "-f", "/usr/sbin/policy-rc.d")
+    B.inside("apt-get", "install", "-y", "-q", "--no-install-recommends",
+             f"{DEBS_INSIDE}/{os.path.basename(debs[0])}", timeout=180)
+    wait_active("macguised")
+    # macguised writes the file where the boot step (which runs at boot
+    # only) has not: no reboot after the install.
+    B.wait_for("the first-contact defaults", lambda: B.exists(FIRST_CONTACT), timeout=20)
+    # A cable plugged into a card with no profile: NetworkManager's
+    # automatic profile meets the network.
+    B.plug_in("host0", dhcp=True)
+    B.wait_for("host0 connected", lambda: B.nmcli(
+        "-g", "GENERAL.STATE", "device", "show", "host0").stdout.strip().startswith("100"))
+    B.wait_for("a DHCP request from host0",
+               lambda: any("dhcp" in f for f in B.frames("host0")))
+    # and a connection made from the device (add and activate)
+    auto = B.nmcli("-g", "GENERAL.CONNECTION", "device", "show", "host0").stdout.strip()
+    B.nmcli("connection", "delete", auto)
+    B.nmcli("device", "connect", "host0")
+    seen = {f["src"] for f in B.frames("host0")}
+    assert own["host0"] not in seen, f"host0's own address {own['host0']} met the network"
+    for mac in seen:
+        assert lookup(mac)["in_catalogue"], f"{mac} on host0's cable is not a catalogue address"
+    print(f"# host0 met the network as {len(seen)} address(es), none its own")
+
+
+@mgtap.test
+def mode_off_under_the_first_contact_defaults_keeps_the_cards_own_address():
+    # Before any NetworkManager restart: a veth has no burnt-in address, so
+    # NetworkManager takes the one it finds at its start for the card's own
+    # ("permanent"), and after a restart with a cloned address on the link
+    # that would be the cloned one. A real card's stays its own.
+    assert B.exists(FIRST_CONTACT)
+    forget_automatic_profiles()
+    B.plug_in("eth2")
+    add_ethernet("off", "eth2", "10.89.3.2/24")
+    given = wait_cloned("off")
+    up("off")
+    B.nmcli("connection", "down", "off")
+    B.inside("macguise", "policy", "off", "mode=off")
+    B.wait_for("the release", lambda: cloned("off") != given)
+    print(f"# released: cloned-mac-address={cloned('off') or '(none)'}")
+    seen = len(B.frames("eth2"))
+    up("off")
+    # NetworkManager probes for its IPv4 address and announces it (ARP)
+    B.wait_for("a frame from eth2", lambda: len(B.frames("eth2")) > seen)
+    srcs = {f["src"] for f in B.frames("eth2")[seen:]}
+    assert srcs == {B.own["eth2"]}, \
+        f"mode=off met the network as {srcs}, the card's own is {B.own['eth2']}"
+    B.nmcli("connection", "delete", "off")
+
+
+@mgtap.test
+def networkmanager_restarted_and_killed_keeps_every_profile_managed():
+    # host0's profile (made by `nmcli device connect`) stays up throughout
+    name0 = B.nmcli("-g", "GENERAL.CONNECTION", "device", "show", "host0").stdout.strip()
+    PROFILES[name0] = uuid_of(name0)
+    wait_cloned(name0)
+    B.plug_in("eth1")
+    add_ethernet("pending", "eth1", "10.89.2.2/24")
+    add_ethernet("due", "eth2", "10.89.3.2/24")
+    for name in ("pending", "due"):
+        wait_cloned(name)
+        up(name)
+        PROFILES[name] = uuid_of(name)
+    make_due(PROFILES["due"])
+    out = json.loads(B.inside("macguise", "rotate", "--json", "pending").stdout)
+    print(f"# macguise rotate pending: {json.dumps(out)}")
+    wait_active("macguised")
+    caught_up()
+    before = baseline()
+    for name in ("pending", "due"):
+        assert before["status"][PROFILES[name]]["next_rotation"]["when"] == "deactivation", \
+            (name, before["status"][PROFILES[name]])
+    for i in range(3):
+        since = len(journal_lines("macguised"))
+        B.inside("systemctl", "restart", "NetworkManager")
+        wait_nm_back(since)
+        check_kept(before, f"restart {i + 1} of NetworkManager")
+    since = len(journal_lines("macguised"))
+    pid = B.inside("systemctl", "show", "-P", "MainPID", "NetworkManager").stdout.strip()
+    B.inside("systemctl", "kill", "-s", "KILL", "NetworkManager")
+    B.wait_for("NetworkManager started again by its unit",
+               lambda: B.inside("systemctl", "show", "-P", "MainPID",
+                                "NetworkManager").stdout.strip() not in ("0", pid))
+    wait_nm_back(since)
+    check_kept(before, "NetworkManager killed")
+    # The boot step runs at boot only: installed after this boot began, it
+    # has not run, not with any start of NetworkManager either.
+    starts = [line for line in journal_lines("macguise-boot") if line.startswith("Starting")]
+    assert not starts, starts
+    for name, link in (("pending", "eth1"), ("due", "eth2")):
+        next_activation_is_new(name, link, before["status"][PROFILES[name]]["address"])
+
+
+@mgtap.test
+def macguised_restarted_and_killed_keeps_every_profile_managed():
+    out = json.loads(B.inside("macguise", "rotate", "--json", "pending").stdout)
+    print(f"# macguise rotate pending: {json.dumps(out)}")
+    caught_up()
+    before = baseline()
+    assert before["status"][PROFILES["pending"]]["next_rotation"]["when"] == "deactivation"
+    since = len(journal_lines("macguised"))
+    B.inside("systemctl", "restart", "macguised")
+    wait_nm_back(since)
+    check_kept(before, "systemctl restart macguised")
+    since = len(journal_lines("macguised"))
+    pid = B.inside("systemctl", "show", "-P", "MainPID", "macguised").stdout.strip()
+    B.inside("systemctl", "kill", "-s", "KILL", "macguised")
+    B.wait_for("macguised started again by its unit",
+               lambda: B.inside("systemctl", "show", "-P", "MainPID",
+                                "macguised").stdout.strip() not in ("0", pid), timeout=30)
+    wait_nm_back(since)
+    check_kept(before, "macguised killed")
+    next_activation_is_new("pending", "eth1", before["status"][PROFILES["pending"]]["address"])
+
+
+@mgtap.test
+def units_measured_and_macguised_journal_holds_no_address():
+    out = B.inside("systemd-analyze", "security", "--no-pager", "macguised.service",
+                   "macguise-boot.service", check=False).stdout
+    figures = re.findall(r"Overall exposure level for (\S+): ([0-9.]+) (\S+)", out)
+    for unit, level, word in figures:
+        print(f"# systemd-analyze security: {unit}: {level} {word}")
+    assert {u for u, _, _ in figures} == {"macguised.service", "macguise-boot.service"}, out[-2000:]
+    lines = journal_lines("macguised") + journal_lines("macguise-boot")
+    print(f"# macguised's and the boot step's journal: {len(lines)} lines")
+    leaks = [line for line in lines if MAC_RE.search(line)]
+    assert not leaks, leaks[:10]
+
+
+@mgtap.test
+def remove_keeps_networkmanager_and_purge_leaves_nothing():
+    files = B.inside("dpkg", "-L", MAIN).stdout.split("\n")
+    names = [n for n in PROFILES]
+    B.inside("apt-get", "remove", "-y", "-q", MAIN, timeout=120)
+    assert not B.exists(FIRST_CONTACT), "the first-contact defaults outlived the package"
+    for unit in ("macguised.service", "macguise-boot.service"):
+        p = B.inside("systemctl", "show", "-P", "LoadState", unit, check=False)
+        assert p.stdout.strip() == "not-found", (unit, p.stdout)
+    assert B.inside("systemctl", "is-active", "NetworkManager").stdout.strip() == "active"
+    for name in names:
+        assert is_active(name), f"{name} went with the package"
+    # still working: a profile comes up again
+    B.nmcli("connection", "down", "pending")
+    up("pending")
+    B.inside("apt-get", "purge", "-y", "-q", MAIN, timeout=120)
+    left = [f for f in files if f and f != "/." and "macguise" in f and B.exists(f)]
+    left += [f for f in files if f and "macguise" not in f and B.exists(f)
+             and B.inside("test", "-d", f, check=False).returncode != 0]
+    for path in ("/var/lib/macguise", "/etc/macguise", "/run/macguise", FIRST_CONTACT):
+        if B.exists(path):
+            left.append(path)
+    left += B.inside("sh", "-c", "ls -d /etc/systemd/system/*/macguise* 2>/dev/null",
+                     check=False).stdout.split()
+    assert not left, f"purge left {left}"
+
+
+def main():
+    global B
+
+    def terminate(signum, frame):
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, terminate)
+    signal.signal(signal.SIGINT, terminate)
+    B = Booted(TREE)
+    try:
+        started = time.monotonic()
+        try:
+            B.start()
+        except Exception as e:  # one TAP line saying why, not a bare traceback
+            print("1..1\nnot ok 1 - the container boots")
+            for line in str(e).splitlines():
+                print(f"# {line}")
+            sys.exit(1)
+        print(f"# booted in {time.monotonic() - started:.1f} s")
+        mgtap.run()
+    finally:
+        B.stop()
+
+
+if __name__ == "__main__":
+    main()
