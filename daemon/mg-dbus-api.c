@@ -29,6 +29,7 @@ typedef struct {
 	GDBusNodeInfo *info;
 	GDBusConnection *connection;
 	GHashTable *callers; /* unique name -> uid */
+	GHashTable *named;   /* UUIDs ProfilesChanged named, while they are public */
 	gulong changed_id;
 	guint owner_changed_id;
 } MgDbusApi;
@@ -270,9 +271,10 @@ static const GDBusInterfaceVTable mg_dbus_vtable = { mg_dbus_method_call, NULL, 
 
 /* ProfilesChanged(as uuids): a page showing the status need not poll. The
  * signal goes to every local user, so it names only the profiles every
- * user may see, and a change of those alone is not signalled: a profile
- * restricted to some users (connection.permissions), or gone, is neither
- * named nor timed. */
+ * user may see, and a change of the others alone is not signalled: a
+ * profile restricted to some users (connection.permissions) is neither
+ * named nor timed. One it named before is named once more when it goes
+ * (deleted, or restricted), so that a page drops it. */
 static void
 mg_dbus_profiles_changed(MgService *service, GStrv uuids, gpointer user_data)
 {
@@ -283,8 +285,12 @@ mg_dbus_profiles_changed(MgService *service, GStrv uuids, gpointer user_data)
 	if (api->connection == NULL)
 		return;
 	for (guint i = 0; uuids[i] != NULL; i++) {
-		if (mg_service_profile_is_public(service, uuids[i]))
+		if (mg_service_profile_is_public(service, uuids[i])) {
+			g_hash_table_add(api->named, g_strdup(uuids[i]));
 			g_ptr_array_add(public, uuids[i]);
+		} else if (g_hash_table_remove(api->named, uuids[i])) {
+			g_ptr_array_add(public, uuids[i]);
+		}
 	}
 	if (public->len == 0)
 		return;
@@ -326,17 +332,6 @@ mg_dbus_bus_acquired(GDBusConnection *connection, const char *name, gpointer use
 	MgDbusApi *api = user_data;
 	g_autoptr(GError) error = NULL;
 
-	api->owner_changed_id = g_dbus_connection_signal_subscribe(connection,
-								   "org.freedesktop.DBus",
-								   "org.freedesktop.DBus",
-								   "NameOwnerChanged",
-								   "/org/freedesktop/DBus",
-								   NULL,
-								   G_DBUS_SIGNAL_FLAGS_NONE,
-								   mg_dbus_name_owner_changed,
-								   api,
-								   NULL);
-
 	if (g_dbus_connection_register_object(connection,
 					      MG_DBUS_PATH,
 					      api->info->interfaces[0],
@@ -348,6 +343,17 @@ mg_dbus_bus_acquired(GDBusConnection *connection, const char *name, gpointer use
 		return;
 	}
 	g_set_object(&api->connection, connection);
+	/* Unsubscribed with api->connection: only once it is set. */
+	api->owner_changed_id = g_dbus_connection_signal_subscribe(connection,
+								   "org.freedesktop.DBus",
+								   "org.freedesktop.DBus",
+								   "NameOwnerChanged",
+								   "/org/freedesktop/DBus",
+								   NULL,
+								   G_DBUS_SIGNAL_FLAGS_NONE,
+								   mg_dbus_name_owner_changed,
+								   api,
+								   NULL);
 }
 
 static void
@@ -374,6 +380,7 @@ mg_dbus_api_free(MgDbusApi *api)
 	g_object_unref(api->service);
 	g_clear_object(&api->connection);
 	g_hash_table_unref(api->callers);
+	g_hash_table_unref(api->named);
 	g_dbus_node_info_unref(api->info);
 	g_free(api);
 }
@@ -393,6 +400,7 @@ mg_dbus_api_own(MgService *service, GCallback lost, gpointer lost_data)
 	api->lost = lost;
 	api->lost_data = lost_data;
 	api->callers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	api->named = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	api->changed_id = g_signal_connect(
 	    service, "profiles-changed", G_CALLBACK(mg_dbus_profiles_changed), api);
 	return g_bus_own_name(G_BUS_TYPE_SYSTEM,

@@ -21,7 +21,7 @@
 /* The machine's own group-addressed frames of the last while, as far as
  * they are compared: a Wi-Fi access point repeats a station's broadcasts
  * to every station, the sender too, and such a copy is no other station. */
-#define MG_WATCH_SENT_KEPT 32
+#define MG_WATCH_SENT_KEPT 64
 #define MG_WATCH_SENT_BYTES 64
 #define MG_WATCH_SENT_FOR_US (2 * G_USEC_PER_SEC)
 
@@ -126,8 +126,8 @@ mg_link_watch_readable(int fd, GIOCondition condition, gpointer user_data)
 		}
 		if (mg_link_watch_is_evidence(w, frame, (gsize)n, from.sll_pkttype)) {
 			g_autofree char *evidence = g_strdup_printf(
-			    _("passive: a frame from another station with this address, after "
-			      "the check, %u s into the connection"),
+			    _("passive: a frame from another station with this address, %u s "
+			      "after the check"),
 			    (guint)((g_get_monotonic_time() - w->started) / G_USEC_PER_SEC));
 			w->fd_source = 0;
 			mg_link_watch_end(w, evidence);

@@ -174,7 +174,7 @@ typedef struct {
 	MgService *self;
 	char *uuid;
 	char *iface;
-	char address[MG_MAC_STRLEN];
+	MgMac mac;
 	/* A clean check ends a run of conflicts; but a finding of the watch
 	 * after it goes on with that run, so that a station that copies each
 	 * new address a while after its check still meets
@@ -226,18 +226,21 @@ mg_service_watch_ended(const char *evidence, guint after_ms, gpointer user_data)
 	g_autofree char *uuid = g_strdup(sw->uuid);
 	g_autofree char *iface = g_strdup(sw->iface);
 	char address[MG_MAC_STRLEN];
+	MgMac mac = sw->mac;
+	guint run_attempts = sw->run_attempts;
 	g_autoptr(GError) error = NULL;
 	const char *outcome;
-
-	guint run_attempts = sw->run_attempts;
 	MgProfileState *p;
 
-	memcpy(address, sw->address, sizeof(address));
+	mg_mac_format(&mac, address);
 	g_hash_table_remove(self->watches, uuid);
-	if (evidence == NULL)
+	/* A watch whose activation is over (its end and the hook's handover
+	 * come over different connections, in either order) finds nothing:
+	 * macguised never brings up a profile someone took down. */
+	if (evidence == NULL || !g_hash_table_contains(self->active, uuid))
 		return;
 	p = mg_state_get_profile(self->rt.state, uuid);
-	if (p != NULL)
+	if (p != NULL && p->has_address && mg_mac_equal(&p->address, &mac))
 		p->recovery_attempts = MAX(p->recovery_attempts, run_attempts);
 	outcome = mg_service_report_verdict(
 	    self, uuid, iface, address, "conflict", evidence, after_ms, &error);
@@ -301,7 +304,7 @@ mg_service_watch_link(MgService *self,
 	}
 	g_free(sw->iface);
 	sw->iface = g_strdup(iface);
-	mg_mac_format(&mac, sw->address);
+	sw->mac = mac;
 	sw->watch = mg_link_watch_new(fd,
 				      (int)ifindex,
 				      &mac,

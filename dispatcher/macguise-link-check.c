@@ -51,10 +51,14 @@ mg_hook_hand_over(MgHook *hook, GError **error)
 {
 	g_autoptr(GDBusMessage) message = NULL;
 	g_autoptr(GUnixFDList) fds = NULL;
-	int fd = hook->watching != NULL ? mg_link_check_steal_socket(hook->watching) : -1;
+	MgMac mac;
+	int fd;
 
+	if (hook->watching == NULL || !mg_mac_parse(hook->address, &mac, error))
+		return FALSE;
+	fd = mg_link_check_steal_socket(hook->watching, &mac, error);
 	if (fd < 0)
-		return TRUE;
+		return FALSE;
 	fds = g_unix_fd_list_new_from_array(&fd, 1); /* takes the socket */
 	message = g_dbus_message_new_method_call(
 	    MG_DBUS_NAME, MG_DBUS_PATH, MG_DBUS_INTERFACE, "WatchLink");
@@ -78,6 +82,7 @@ mg_hook_send(MgHook *hook, GVariant *parameters, MgVerdict verdict, char **outco
 {
 	g_autoptr(GDBusMessage) message = NULL;
 	g_autoptr(GVariant) ret = NULL;
+	g_autoptr(GError) handover_error = NULL;
 
 	if (verdict != MG_VERDICT_CLEAN) {
 		ret = g_dbus_connection_call_sync(hook->bus,
@@ -101,9 +106,14 @@ mg_hook_send(MgHook *hook, GVariant *parameters, MgVerdict verdict, char **outco
 	g_dbus_message_set_flags(
 	    message, G_DBUS_MESSAGE_FLAGS_NO_REPLY_EXPECTED | G_DBUS_MESSAGE_FLAGS_NO_AUTO_START);
 	if (!g_dbus_connection_send_message(
-		hook->bus, message, G_DBUS_SEND_MESSAGE_FLAGS_NONE, NULL, error) ||
-	    !mg_hook_hand_over(hook, error) ||
-	    !g_dbus_connection_flush_sync(hook->bus, NULL, error))
+		hook->bus, message, G_DBUS_SEND_MESSAGE_FLAGS_NONE, NULL, error))
+		return FALSE;
+	/* The verdict goes out whatever becomes of the watch after it. */
+	if (!mg_hook_hand_over(hook, &handover_error))
+		g_debug("%s: no passive watch after the check: %s",
+			hook->request->iface,
+			handover_error->message);
+	if (!g_dbus_connection_flush_sync(hook->bus, NULL, error))
 		return FALSE;
 	/* TRANSLATORS: what macguised did with a clean verdict: it was sent,
 	 * no answer awaited */

@@ -166,10 +166,25 @@ mg_link_check_open(int ifindex, const MgMac *mac, gint64 window_start, GError **
 }
 
 int
-mg_link_check_steal_socket(MgLinkCheck *c)
+mg_link_check_steal_socket(MgLinkCheck *c, const MgMac *mac, GError **error)
 {
+	struct sock_filter prog[MG_SOURCE_FILTER_LEN];
+	const struct sock_fprog fprog = { .len = MG_SOURCE_FILTER_LEN, .filter = prog };
+	const int zero = 0;
 	int fd = c->fd;
 
+	if (fd < 0) {
+		g_set_error_literal(error, G_IO_ERROR, G_IO_ERROR_CLOSED, "no socket");
+		return -1;
+	}
+	mg_probe_filter_build_source(mac, prog);
+	/* The order matters: the machine's own frames are let in only once
+	 * the filter keeps nothing but the few group-addressed ones. */
+	if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &fprog, sizeof(fprog)) < 0 ||
+	    setsockopt(fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &zero, sizeof(zero)) < 0) {
+		mg_check_fail(c, _("cannot filter the packet socket"), error);
+		return -1;
+	}
 	c->fd = -1;
 	return fd;
 }

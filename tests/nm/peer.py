@@ -7,6 +7,10 @@
                                IFACE's own address: a hostile or broken LAN
   peer.py send-as IFACE MAC    send a frame with source address MAC every
                                20 ms: a station that uses MAC but runs no IP
+  peer.py echo IFACE FILE      send back every broadcast or multicast frame
+                               received, unchanged, as a Wi-Fi access point
+                               repeats a station's to every station, the
+                               sender too; one line a frame echoed to FILE
   peer.py capture IFACE FILE   write one JSON line per received link check
                                probe: {"kind": "arp-probe"|"ns-dad", "src": MAC}
   peer.py frames IFACE FILE READY
@@ -105,6 +109,24 @@ def send_as(iface, mac):
         time.sleep(0.02)
 
 
+def echo(iface, path):
+    s = open_socket(iface)
+    with open(path, "a") as out:
+        while True:
+            try:
+                frame, addr = s.recvfrom(2048)
+            except OSError:
+                continue
+            if addr[2] == socket.PACKET_OUTGOING or not frame[0] & 1:
+                continue
+            try:
+                s.send(frame)
+            except OSError:
+                continue
+            out.write(json.dumps({"src": mac_text(frame[6:12]), "type": frame[12:14].hex()}) + "\n")
+            out.flush()
+
+
 def capture(iface, path):
     s = open_socket(iface)
     with open(path, "a") as out:
@@ -194,6 +216,8 @@ if __name__ == "__main__":
         answer_all(sys.argv[2])
     elif cmd == "send-as":
         send_as(sys.argv[2], sys.argv[3])
+    elif cmd == "echo":
+        echo(sys.argv[2], sys.argv[3])
     elif cmd == "capture":
         capture(sys.argv[2], sys.argv[3])
     elif cmd == "frames":

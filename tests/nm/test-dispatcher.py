@@ -514,6 +514,42 @@ def a_twin_quiet_through_the_window_is_found_by_its_own_traffic_later():
 
 
 @mgtap.test
+def copies_of_the_machines_own_broadcasts_are_no_twin():
+    """A Wi-Fi access point repeats a station's broadcasts to every
+    station, the sender too: a peer echoes every group-addressed frame it
+    gets back unchanged, through the check and the watch after it, and the
+    machine's own broadcasts (ARP for a neighbour) come back with its
+    address: no conflict. A frame of another station's with the address,
+    afterwards, still is one."""
+    NM.add_ethernet("echoed", "ipv6.method", "link-local", "ipv6.addr-gen-mode", "stable-privacy")
+    mac = wait_cloned("echoed")
+    echoes = os.path.join(NM.dir, "echoes.jsonl")
+    NM.spawn("echo", sys.executable, PEER, "echo", "veth1", echoes, ns=NM.peer)
+    try:
+        up("echoed")
+        NM.wait_for("a clean verdict", lambda: status("echoed").get("verdict") == "clean")
+        # the machine asks everyone for a neighbour that is not there, and
+        # gets its own requests back
+        NM.run(sys.executable, "-c", "import socket; socket.socket(socket.AF_INET, "
+               "socket.SOCK_DGRAM).sendto(b'x', ('10.77.0.99', 9))", ns=NM.ns)
+        NM.wait_for("its own ARP requests echoed", lambda: sum(
+            1 for line in open(echoes) if mac in line and '"0806"' in line) >= 2)
+        NM.macguised_caught_up()
+        s = status("echoed")
+        assert s["conflicts"] == 0 and NM.link_mac() == mac, s
+    finally:
+        NM.end("echo")
+    NM.spawn("send-as", sys.executable, PEER, "send-as", "veth1", mac, ns=NM.peer)
+    try:
+        NM.wait_for("the other station found", lambda: status("echoed")["conflicts"] == 1)
+    finally:
+        NM.end("send-as")
+    down("echoed")
+    BURNED.append(mac)
+    NM.nmcli("connection", "delete", "echoed")
+
+
+@mgtap.test
 def without_macguised_the_hook_exits_at_once_and_activation_proceeds():
     without_networkmanagers_own_ipv4_probes("e1")  # they take 200 ms of their own
     NM.end("macguised")

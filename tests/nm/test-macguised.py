@@ -288,14 +288,6 @@ def a_clone_gets_an_address_of_its_own():
         NM.nmcli("connection", "delete", name)
 
 
-@mgtap.test
-def zz_debug():
-    NM.macguised_caught_up()
-    import re as _re
-    print("# STATE profiles:", _re.findall(r"\[profile ([^\]]+)\]", state_text()))
-    print("# NM:", NM.nmcli("-t", "-f", "NAME,UUID", "connection").stdout.replace("\n", " | "))
-
-
 def boot_step_with_read_only_state():
     """macguised --boot with a copy of the state on a read-only tmpfs of
     the test's own, unmounted after."""
@@ -536,6 +528,13 @@ def dbus_profiles_changed_names_no_profile_hidden_from_other_users():
                        lambda l: seen.append(l) or ("ProfilesChanged" in l and public in l))
             assert not [line for line in seen if hidden in line], seen
             wait_cloned("e1", other_than=e1)
+            # a public profile that goes is named once more, so a page drops it
+            NM.add_ethernet("public")
+            wait_cloned("public")
+            gone = uuid_of("public")
+            read_until(monitor.stdout, lambda l: "ProfilesChanged" in l and gone in l)
+            NM.nmcli("connection", "delete", "public")
+            read_until(monitor.stdout, lambda l: "ProfilesChanged" in l and gone in l)
     finally:
         NM.nmcli("connection", "delete", "private", check=False)
 
