@@ -353,7 +353,7 @@ mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 	MgReconcile r;
 	const MgPolicy *policy;
 
-	if (device_class == MG_DEVICE_CLASS_NONE || uuid == NULL)
+	if (!self->following || device_class == MG_DEVICE_CLASS_NONE || uuid == NULL)
 		return;
 	if (g_hash_table_contains(self->active, uuid)) {
 		view.new_activation = g_hash_table_contains(self->unchecked, uuid);

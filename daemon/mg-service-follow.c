@@ -133,9 +133,9 @@ mg_service_active_changed(NMClient *client, GParamSpec *pspec, gpointer user_dat
 	gpointer k;
 
 	/* NetworkManager leaving ends no activation: it takes its devices'
-	 * connections up again when it comes back (mg_service_nm_running_changed
-	 * forgets what was active). */
-	if (!nm_client_get_nm_running(client))
+	 * connections up again when it comes back; and while it starts, what
+	 * it takes up is no new activation (mg_service_follow_nm). */
+	if (!self->following)
 		return;
 
 	for (guint i = 0; acs != NULL && i < acs->len; i++) {
@@ -322,6 +322,23 @@ mg_service_connection_removed(NMClient *client, NMRemoteConnection *rc, gpointer
 		self->removed_id = g_idle_add(mg_service_settle_removals, self);
 }
 
+/* NetworkManager runs and has finished starting: what is up now was up
+ * before (found, not activated), and every profile is decided. Until then
+ * nothing is: a restarted NetworkManager takes its devices' connections up
+ * again one by one, and a profile that owes a rotation at its deactivation
+ * must not look down and be given its address, nor its activation look new,
+ * in the meantime. */
+static void
+mg_service_follow_nm(MgService *self)
+{
+	g_hash_table_remove_all(self->active);
+	self->following = TRUE;
+	self->synced = FALSE;
+	mg_service_active_changed(self->client, NULL, self);
+	self->synced = TRUE;
+	mg_service_evaluate_all(self, MG_EVENT_SEEN);
+}
+
 /* NetworkManager (re)appeared: catch up with everything. */
 static void
 mg_service_nm_running_changed(NMClient *client, GParamSpec *pspec, gpointer user_data)
@@ -332,6 +349,7 @@ mg_service_nm_running_changed(NMClient *client, GParamSpec *pspec, gpointer user
 
 	if (!nm_client_get_nm_running(client)) {
 		g_message("NetworkManager is not running; waiting for it");
+		self->following = FALSE;
 		g_hash_table_remove_all(self->active);
 		g_hash_table_remove_all(self->unchecked);
 		g_hash_table_remove_all(self->watches);
@@ -349,11 +367,22 @@ mg_service_nm_running_changed(NMClient *client, GParamSpec *pspec, gpointer user
 	devices = nm_client_get_devices(client);
 	for (guint i = 0; devices != NULL && i < devices->len; i++)
 		mg_service_watch_device(self, g_ptr_array_index(devices, i));
-	g_hash_table_remove_all(self->active);
-	self->synced = FALSE;
-	mg_service_active_changed(client, NULL, self);
-	self->synced = TRUE;
-	mg_service_evaluate_all(self, MG_EVENT_SEEN);
+	if (nm_client_get_startup(client)) {
+		g_message("waiting for NetworkManager to take up its devices");
+		return;
+	}
+	mg_service_follow_nm(self);
+}
+
+/* NetworkManager finished starting (its Startup property went false): the
+ * connections it took up meanwhile are all known now. */
+static void
+mg_service_nm_startup_changed(NMClient *client, GParamSpec *pspec, gpointer user_data)
+{
+	MgService *self = user_data;
+
+	if (!self->following && nm_client_get_nm_running(client) && !nm_client_get_startup(client))
+		mg_service_follow_nm(self);
 }
 
 /* logind says the machine woke up (PrepareForSleep(false)). NetworkManager
@@ -411,6 +440,11 @@ mg_service_client_ready(GObject *source, GAsyncResult *result, gpointer user_dat
 	g_signal_connect_object(self->client,
 				"notify::" NM_CLIENT_NM_RUNNING,
 				G_CALLBACK(mg_service_nm_running_changed),
+				self,
+				0);
+	g_signal_connect_object(self->client,
+				"notify::" NM_CLIENT_STARTUP,
+				G_CALLBACK(mg_service_nm_startup_changed),
 				self,
 				0);
 	g_signal_connect_object(self->client,

@@ -46,6 +46,8 @@ struct _MgService {
 	NMClient *client;
 	GHashTable *active;    /* UUID -> D-Bus path of its active connection */
 	gboolean synced;       /* the active connections found at start are known */
+	gboolean following;    /* NetworkManager runs and has finished starting:
+				  decisions are made (mg-service-follow.c) */
 	GHashTable *writes;    /* UUID -> MgWriteState: failures, and an unwritten address */
 	GHashTable *settling;  /* UUID -> MgMac written (all zero: released), until libnm's
 				  copy shows it */

@@ -261,6 +261,8 @@ def networkmanager_leaving_is_not_every_profile_leaving():
     for key in ("generation", "assigned-at", "due-at"):
         assert after["kept"][key] == before["kept"][key], (key, before, after)
     # the rotation owed is still owed, or was made as the profile went down
+    # (this NetworkManager, with a /run of its own each start, does not take
+    # the connection up again; the booted test's does, and checks it stays)
     k = after["kept-up"]
     assert (k["pending"] and k["generation"] == before["kept-up"]["generation"]
             and k["address"] == kept_up) or \
