@@ -575,6 +575,13 @@ class SwitchedTwin:
         self.mac = mac
 
     def __enter__(self):
+        try:
+            return self._enter()
+        except BaseException:
+            self.__exit__()  # a with statement does not, when entering fails
+            raise
+
+    def _enter(self):
         peer = lambda *cmd: self.nm.run(*cmd, ns=self.nm.peer)  # noqa: E731
         self.nm.run("ip", "netns", "add", self.ns)
         peer("ip", "addr", "flush", "dev", "veth1")
