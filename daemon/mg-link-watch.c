@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "mg-link-watch.h"
+#include "mg-own-frames.h"
 #include "mg-probe-filter.h"
 
 #include <errno.h>
@@ -18,24 +19,10 @@
 /* Frames read per wake-up: what the hook's filter let in before the
  * watch's own took over is read in turns with the rest of the main loop. */
 #define MG_WATCH_READS_PER_WAKE 256
-/* The machine's own group-addressed frames of the last while, as far as
- * they are compared: a Wi-Fi access point repeats a station's broadcasts
- * to every station, the sender too, and such a copy is no other station. */
-#define MG_WATCH_SENT_KEPT 64
-#define MG_WATCH_SENT_BYTES 64
-#define MG_WATCH_SENT_FOR_US (2 * G_USEC_PER_SEC)
-
-typedef struct {
-	guint8 frame[MG_WATCH_SENT_BYTES];
-	gsize len;
-	gint64 at;
-} MgSentFrame;
-
 struct _MgLinkWatch {
 	int fd;
 	MgMac mac;
-	MgSentFrame sent[MG_WATCH_SENT_KEPT];
-	guint next_sent;
+	MgOwnFrames own;
 	gint64 started;
 	guint fd_source;
 	guint timeout_source;
@@ -62,31 +49,6 @@ mg_link_watch_end(MgLinkWatch *w, const char *evidence)
 	w->ended(evidence, after_ms, w->user_data);
 }
 
-static void
-mg_link_watch_note_sent(MgLinkWatch *w, const guint8 *frame, gsize n)
-{
-	MgSentFrame *s = &w->sent[w->next_sent++ % MG_WATCH_SENT_KEPT];
-
-	s->len = MIN(n, (gsize)MG_WATCH_SENT_BYTES);
-	memcpy(s->frame, frame, s->len);
-	s->at = g_get_monotonic_time();
-}
-
-static gboolean
-mg_link_watch_is_reflection(const MgLinkWatch *w, const guint8 *frame, gsize n)
-{
-	gint64 now = g_get_monotonic_time();
-
-	for (guint i = 0; i < MG_WATCH_SENT_KEPT; i++) {
-		const MgSentFrame *s = &w->sent[i];
-		gsize len = MIN(n, s->len);
-		if (s->len > 0 && now - s->at <= MG_WATCH_SENT_FOR_US && len >= 14 &&
-		    memcmp(s->frame, frame, len) == 0)
-			return TRUE;
-	}
-	return FALSE;
-}
-
 /* TRUE: a frame another station sent from the address. The machine's own
  * are noted (they come through the filter too) and a copy of one of them
  * is not counted; frames the hook's wider filter let in before this one
@@ -97,10 +59,10 @@ mg_link_watch_is_evidence(MgLinkWatch *w, const guint8 *frame, gsize n, int pktt
 	if (n < 14 || (frame[0] & 1) == 0 || memcmp(frame + 6, w->mac.octet, MG_MAC_LEN) != 0)
 		return FALSE;
 	if (pkttype == PACKET_OUTGOING) {
-		mg_link_watch_note_sent(w, frame, n);
+		mg_own_frames_note(&w->own, frame, n, g_get_monotonic_time());
 		return FALSE;
 	}
-	return !mg_link_watch_is_reflection(w, frame, n);
+	return !mg_own_frames_is_copy(&w->own, frame, n, g_get_monotonic_time());
 }
 
 static gboolean
@@ -109,7 +71,7 @@ mg_link_watch_readable(int fd, GIOCondition condition, gpointer user_data)
 	MgLinkWatch *w = user_data;
 
 	for (guint i = 0; i < MG_WATCH_READS_PER_WAKE; i++) {
-		guint8 frame[MG_WATCH_SENT_BYTES];
+		guint8 frame[MG_OWN_FRAME_BYTES];
 		struct sockaddr_ll from;
 		socklen_t from_len = sizeof(from);
 		ssize_t n = recvfrom(
@@ -180,7 +142,6 @@ mg_link_watch_new(int fd,
 {
 	struct sock_filter prog[MG_SOURCE_FILTER_LEN];
 	const struct sock_fprog fprog = { .len = MG_SOURCE_FILTER_LEN, .filter = prog };
-	const int zero = 0;
 	MgLinkWatch *w;
 
 	if (!mg_link_watch_check_socket(fd, ifindex, error)) {
@@ -188,8 +149,6 @@ mg_link_watch_new(int fd,
 		return NULL;
 	}
 	mg_probe_filter_build_source(mac, prog);
-	/* The machine's own frames are wanted now, to tell their copies. */
-	(void)setsockopt(fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &zero, sizeof(zero));
 	if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &fprog, sizeof(fprog)) < 0) {
 		int err = errno;
 		close(fd);

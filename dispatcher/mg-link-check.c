@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "mg-link-check.h"
+#include "mg-own-frames.h"
 #include "mg-probe-filter.h"
 
 #include <arpa/inet.h>
@@ -30,6 +31,7 @@ struct _MgLinkCheck {
 	guint8 sent[MG_SENT_MAX][MG_PROBE_FRAME_MAX];
 	gsize sent_len[MG_SENT_MAX];
 	guint n_sent;
+	MgOwnFrames own; /* the machine's own broadcasts, for their copies */
 };
 
 static gboolean
@@ -103,7 +105,6 @@ mg_check_open(MgLinkCheck *c, const MgMac *mac, GError **error)
 		.sll_protocol = htons(ETH_P_ALL),
 		.sll_ifindex = c->ifindex,
 	};
-	const int one = 1;
 
 	c->fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (c->fd < 0)
@@ -111,9 +112,9 @@ mg_check_open(MgLinkCheck *c, const MgMac *mac, GError **error)
 	mg_probe_filter_build(mac, prog);
 	if (setsockopt(c->fd, SOL_SOCKET, SO_ATTACH_FILTER, &fprog, sizeof(fprog)) < 0)
 		return mg_check_fail(c, _("cannot filter the packet socket"), error);
-	/* Our own transmissions are not evidence (Linux 4.20 and later; the
-	 * packet type is checked as well). */
-	(void)setsockopt(c->fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof(one));
+	/* The machine's own transmissions are read too: they are not
+	 * evidence, but a copy of one an access point repeats must be told
+	 * (mg-own-frames.h). */
 	if (bind(c->fd, (const struct sockaddr *)&here, sizeof(here)) < 0)
 		return mg_check_fail(c, _("cannot bind the packet socket"), error);
 	return TRUE;
@@ -145,8 +146,12 @@ mg_check_drain(
 			return mg_check_fail(c, _("cannot read from the link"), error);
 		}
 		tally->frames_read++;
-		if (from.sll_pkttype == PACKET_OUTGOING || from.sll_ifindex != c->ifindex ||
-		    mg_check_is_own(c, frame, (gsize)n))
+		if (from.sll_pkttype == PACKET_OUTGOING) {
+			mg_own_frames_note(&c->own, frame, (gsize)n, g_get_monotonic_time());
+			continue;
+		}
+		if (from.sll_ifindex != c->ifindex || mg_check_is_own(c, frame, (gsize)n) ||
+		    mg_own_frames_is_copy(&c->own, frame, (gsize)n, g_get_monotonic_time()))
 			continue;
 		mg_probe_tally_add(tally, mg_probe_classify(target, frame, (gsize)n));
 	}
@@ -170,7 +175,6 @@ mg_link_check_steal_socket(MgLinkCheck *c, const MgMac *mac, GError **error)
 {
 	struct sock_filter prog[MG_SOURCE_FILTER_LEN];
 	const struct sock_fprog fprog = { .len = MG_SOURCE_FILTER_LEN, .filter = prog };
-	const int zero = 0;
 	int fd = c->fd;
 
 	if (fd < 0) {
@@ -178,10 +182,7 @@ mg_link_check_steal_socket(MgLinkCheck *c, const MgMac *mac, GError **error)
 		return -1;
 	}
 	mg_probe_filter_build_source(mac, prog);
-	/* The order matters: the machine's own frames are let in only once
-	 * the filter keeps nothing but the few group-addressed ones. */
-	if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &fprog, sizeof(fprog)) < 0 ||
-	    setsockopt(fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &zero, sizeof(zero)) < 0) {
+	if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &fprog, sizeof(fprog)) < 0) {
 		mg_check_fail(c, _("cannot filter the packet socket"), error);
 		return -1;
 	}

@@ -30,10 +30,10 @@ gboolean mg_link_check_finish(MgLinkCheck *check,
 			      GError **error);
 /* The packet socket, for macguised to go on watching with after a clean
  * check (passive-watch-s), filtered from now on as that watch filters
- * (mg_probe_filter_build_source) and with the machine's own frames let
- * through, so that whatever the machine sends before macguised reads it is
- * known as its own. The check keeps no socket after it. -1: none, and
- * @error says why. */
+ * (mg_probe_filter_build_source); the machine's own frames come through it
+ * as they did in the window, so that whatever the machine sends before
+ * macguised reads is known as its own. The check keeps no socket after
+ * it. -1: none, and @error says why. */
 int mg_link_check_steal_socket(MgLinkCheck *check, const MgMac *mac, GError **error);
 void mg_link_check_free(MgLinkCheck *check);
 

@@ -11,6 +11,7 @@
 #include "mg-paths.h"
 #include "mg-hook-env.h"
 #include "mg-hook-started.h"
+#include "mg-own-frames.h"
 #include "mg-probe.h"
 #include "mg-verdict.h"
 
@@ -446,6 +447,45 @@ test_hook_env_bad(void)
 	g_assert_false(mg_iface_name_is_valid(NULL));
 }
 
+/* A copy of the machine's own broadcast, as an access point repeats it, is
+ * told from another station's frame: the same bytes as far as both go (the
+ * copy may come padded), within two seconds; its own unicast is never
+ * repeated, so never noted. */
+static void
+test_own_frames(void)
+{
+	guint8 arp[42], padded[60], other[42];
+	MgOwnFrames own = { 0 };
+	const gint64 t = 1000 * G_USEC_PER_SEC;
+
+	memset(arp, 0xff, 6);
+	memcpy(arp + 6, (const guint8[]){ 0x8c, 0xf8, 0xc5, 1, 2, 3 }, 6);
+	for (gsize i = 12; i < sizeof(arp); i++)
+		arp[i] = (guint8)i;
+	memset(padded, 0, sizeof(padded));
+	memcpy(padded, arp, sizeof(arp));
+	memcpy(other, arp, sizeof(other));
+	other[30] ^= 1; /* another station's request from the same address */
+	g_assert_false(mg_own_frames_is_copy(&own, arp, sizeof(arp), t));
+	mg_own_frames_note(&own, arp, sizeof(arp), t);
+	g_assert_true(mg_own_frames_is_copy(&own, arp, sizeof(arp), t + 1));
+	g_assert_true(mg_own_frames_is_copy(&own, padded, sizeof(padded), t + 1));
+	g_assert_false(mg_own_frames_is_copy(&own, other, sizeof(other), t + 1));
+	g_assert_false(mg_own_frames_is_copy(&own, arp, 12, t + 1)); /* no header */
+	g_assert_false(mg_own_frames_is_copy(&own, arp, sizeof(arp), t + MG_OWN_FRAMES_FOR_US + 1));
+	/* unicast is not noted */
+	memcpy(other, (const guint8[]){ 0x00, 0x1b, 0x21, 9, 9, 9 }, 6);
+	mg_own_frames_note(&own, other, sizeof(other), t);
+	g_assert_false(mg_own_frames_is_copy(&own, other, sizeof(other), t + 1));
+	/* the oldest goes once as many newer ones are noted */
+	for (guint i = 0; i < MG_OWN_FRAMES_KEPT; i++) {
+		padded[40] = (guint8)i;
+		padded[41] = 0xaa;
+		mg_own_frames_note(&own, padded, sizeof(padded), t + 2);
+	}
+	g_assert_false(mg_own_frames_is_copy(&own, arp, sizeof(arp), t + 3));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -456,6 +496,7 @@ main(int argc, char **argv)
 	g_test_add_func("/probe/classify", test_probe_classify);
 	g_test_add_func("/probe/verdict", test_probe_verdict);
 	g_test_add_func("/probe/kinds", test_probe_kinds);
+	g_test_add_func("/probe/own-frames", test_own_frames);
 	g_test_add_func("/probe/kinds-for-link", test_probe_kinds_for_link);
 	g_test_add_func("/verdict/names-and-evidence", test_verdict_names_and_evidence);
 	g_test_add_func("/hook-env/parse", test_hook_env);
