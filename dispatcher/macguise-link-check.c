@@ -54,7 +54,12 @@ mg_hook_hand_over(MgHook *hook, GError **error)
 	MgMac mac;
 	int fd;
 
-	if (hook->watching == NULL || !mg_mac_parse(hook->address, &mac, error))
+	if (hook->watching == NULL) {
+		g_set_error_literal(
+		    error, G_IO_ERROR, G_IO_ERROR_CLOSED, "the link was not watched");
+		return FALSE;
+	}
+	if (!mg_mac_parse(hook->address, &mac, error))
 		return FALSE;
 	fd = mg_link_check_steal_socket(hook->watching, &mac, error);
 	if (fd < 0)

@@ -454,7 +454,7 @@ test_hook_env_bad(void)
 static void
 test_own_frames(void)
 {
-	guint8 arp[42], padded[60], other[42];
+	guint8 arp[42] = { 0 }, padded[60] = { 0 }, other[42] = { 0 };
 	MgOwnFrames own = { 0 };
 	const gint64 t = 1000 * G_USEC_PER_SEC;
 

@@ -57,7 +57,9 @@ LAYOUT = {
     "/usr/lib/macguise/conf.d/50-freedombox.conf": ("file", 0o644),
 }
 ENABLED = ["/etc/systemd/system/multi-user.target.wants/macguised.service",
-           "/etc/systemd/system/NetworkManager.service.wants/macguise-boot.service"]
+           "/etc/systemd/system/multi-user.target.wants/macguise-boot.service"]
+# wanted by NetworkManager, the boot step ran again at every restart of it
+NOT_ENABLED = ["/etc/systemd/system/NetworkManager.service.wants/macguise-boot.service"]
 
 
 def sh(*cmd, check=True, **kw):
@@ -140,6 +142,8 @@ def every_file_is_where_it_belongs_with_owner_and_mode():
     assert "/etc/macguise/macguise.conf" in conffiles, conffiles
     for link in ENABLED:
         assert os.path.islink(link), f"{link}: the unit is not enabled"
+    for link in NOT_ENABLED:
+        assert not os.path.lexists(link), f"{link}: the unit is enabled there"
     for exe in (CLI, DAEMON, HOOK, CHECKER):
         assert "not found" not in sh("ldd", exe).stdout, exe
     owned = sh("dpkg", "-L", MAIN).stdout.split()
