@@ -292,13 +292,16 @@ mg_service_settle_removals(gpointer user_data)
 {
 	MgService *self = user_data;
 	GHashTableIter iter;
-	gpointer uuid;
+	gpointer uuid, path;
 
 	self->removed_id = 0;
 	g_hash_table_iter_init(&iter, self->removed);
-	while (g_hash_table_iter_next(&iter, &uuid, NULL)) {
+	while (g_hash_table_iter_next(&iter, &uuid, &path)) {
+		/* libnm may still list the object it said went; another object
+		 * with the UUID is the profile back (deleted and added again) */
+		NMRemoteConnection *now = nm_client_get_connection_by_uuid(self->client, uuid);
 		if (nm_client_get_nm_running(self->client) &&
-		    nm_client_get_connection_by_uuid(self->client, uuid) == NULL)
+		    (now == NULL || g_strcmp0(nm_object_get_path(NM_OBJECT(now)), path) == 0))
 			mg_service_forget(self, uuid);
 		g_hash_table_iter_remove(&iter);
 	}
@@ -317,7 +320,8 @@ mg_service_connection_removed(NMClient *client, NMRemoteConnection *rc, gpointer
 	mg_service_policy_removed(self, uuid);
 	if (!nm_client_get_nm_running(client))
 		return;
-	g_hash_table_add(self->removed, g_strdup(uuid));
+	g_hash_table_replace(
+	    self->removed, g_strdup(uuid), g_strdup(nm_object_get_path(NM_OBJECT(rc))));
 	if (self->removed_id == 0)
 		self->removed_id = g_idle_add(mg_service_settle_removals, self);
 }

@@ -54,7 +54,7 @@ struct _MgService {
 	GHashTable *unchecked; /* UUIDs whose activation's link address is not checked yet */
 	GHashTable *gate;      /* UUID -> re-activations in a row for a wrong link address */
 	GHashTable *watches;   /* UUID -> MgServiceWatch: the passive watch after a clean check */
-	GHashTable *removed;   /* UUIDs libnm said went, settled once idle */
+	GHashTable *removed;   /* UUID -> D-Bus path libnm said went, settled once idle */
 	guint removed_id;
 	GHashTable *in_flight; /* UUIDs whose profile write has not returned */
 	/* D-Bus paths of profiles NetworkManager changed whose new settings

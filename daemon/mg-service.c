@@ -124,7 +124,7 @@ mg_service_init(MgService *self)
 	self->unchecked = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	self->gate = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	self->watches = mg_service_watches_new();
-	self->removed = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	self->removed = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	self->in_flight = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	self->unsettled = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	g_queue_init(&self->deferred);

@@ -461,19 +461,29 @@ def a_bad_value_is_reported_once_per_change_not_at_every_status():
     NM.nmcli("connection", "delete", "badval")
 
 
+PENDING = {}  # fd -> bytes read from it past the last whole line
+
+
 def read_until(stream, predicate, timeout=20.0):
-    """Lines from @stream until one satisfies @predicate; that line."""
+    """Lines from @stream until one satisfies @predicate; that line. Reads
+    the descriptor itself: a buffered readline() can hold a second line
+    that select() then never reports."""
+    fd = stream.fileno()
     deadline = time.monotonic() + timeout
     lines = []
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([stream], [], [], deadline - time.monotonic())
-        line = stream.readline() if ready else ""
-        if line and predicate(line):
-            return line
-        lines.append(line)
-        if ready and not line:
-            break
-    raise AssertionError(f"the line never came; read: {lines}")
+    while True:
+        while b"\n" in PENDING.get(fd, b""):
+            raw, PENDING[fd] = PENDING[fd].split(b"\n", 1)
+            line = raw.decode("utf-8", "replace") + "\n"
+            if predicate(line):
+                return line
+            lines.append(line)
+        left = deadline - time.monotonic()
+        ready, _, _ = select.select([fd], [], [], max(left, 0))
+        chunk = os.read(fd, 65536) if ready else b""
+        if not chunk:
+            raise AssertionError(f"the line never came; read: {lines}")
+        PENDING[fd] = PENDING.get(fd, b"") + chunk
 
 
 class MacguisedMonitor:
@@ -485,6 +495,7 @@ class MacguisedMonitor:
                                    "--object-path", "/org/macguise/Daemon1"],
                                   env=NM.env, stdout=subprocess.PIPE, text=True)
         self.stdout = self.p.stdout
+        PENDING.pop(self.stdout.fileno(), None)  # an earlier pipe's, same number
         try:
             read_until(self.stdout, lambda line: "is owned by" in line)
         except BaseException:
