@@ -69,7 +69,8 @@ void mg_state_record_verdict(MgProfileState *profile,
 			     gint64 now);
 /* Records @mac in the reuse history: it is never handed out again. */
 void mg_state_remember(MgState *state, const MgMac *mac, gint64 now);
-/* Whether @mac is the current address of a profile other than @uuid. */
+/* Whether @mac is the current address of a profile other than @uuid (NULL:
+ * of any profile). */
 gboolean mg_state_is_current_elsewhere(MgState *state, const MgMac *mac, const char *uuid);
 /* In the history: handed out before, or some profile's current address
  * (which the history always holds; see mg_state_remember_current). */

@@ -39,21 +39,6 @@ mg_service_link_device(MgService *self, const char *uuid)
 	return device;
 }
 
-/* Whether @mac is the current address of any profile. */
-static gboolean
-mg_service_is_some_current(MgService *self, const MgMac *mac)
-{
-	g_autoptr(GPtrArray) uuids = mg_state_list_profiles(self->rt.state);
-
-	for (guint i = 0; i < uuids->len; i++) {
-		const MgProfileState *p =
-		    mg_state_get_profile(self->rt.state, g_ptr_array_index(uuids, i));
-		if (p->has_address && mg_mac_equal(&p->address, mac))
-			return TRUE;
-	}
-	return FALSE;
-}
-
 /* What the profile's activation put on its link. Adoptable is
  * what macguise's first-contact defaults give: a globally administered
  * address from a current catalogue block of the profile's class, not the
@@ -73,7 +58,8 @@ mg_service_link_address(MgService *self, const char *uuid, MgDeviceClass device_
 		return MG_LINK_CURRENT;
 	if (!mg_mac_is_global_unicast(out) || mg_mac_is_zero(out) ||
 	    (perm != NULL && mg_mac_parse(perm, &own, NULL) && mg_mac_equal(&own, out)) ||
-	    mg_state_was_used(self->rt.state, out) || mg_service_is_some_current(self, out))
+	    mg_state_was_used(self->rt.state, out) ||
+	    mg_state_is_current_elsewhere(self->rt.state, out, NULL))
 		return MG_LINK_FOREIGN;
 	e = mg_catalogue_lookup(self->rt.catalogue, out);
 	if (e == NULL || (e->classes & device_class) == 0 || e->era != MG_ERA_CURRENT)
