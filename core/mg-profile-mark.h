@@ -16,14 +16,22 @@ G_BEGIN_DECLS
  * a profile stays managed when the state that knew it is lost (a lost
  * secret key, a damaged or newer-format state): without it, macguise's own
  * address would look set by hand and the profile would be left alone for
- * good. It is a BLAKE2b digest of the profile's UUID and the address, in
- * hex. It is not keyed, so that it survives the loss of the key, and it
- * need not be secret or unforgeable: it sits beside the address it
- * describes, so it tells no reader anything the profile does not, and
- * whoever can write it can as well write the profile's macguise.* policy or
- * clear its address, which hand the profile to macguise anyway. What it
- * must do is stop matching when someone sets another address by hand, or
- * copies the profile under a new UUID; binding both does that. */
+ * good. It is the first 20 bits, in hex, of a BLAKE2b digest of the
+ * profile's UUID and the address. It is not keyed, so that it survives the
+ * loss of the key, and need not be unforgeable: whoever can write it can
+ * as well write the profile's macguise.* policy or clear its address,
+ * which hand the profile to macguise anyway. It must stop matching when
+ * someone sets another address by hand, or copies the profile under a new
+ * UUID; binding both does that, but for one hand-set address in 2^20.
+ *
+ * It must also say nothing of an address that is gone. Beside the address
+ * it describes it tells no reader anything the profile does not; left
+ * behind by an address set by hand, every user who can read the profile
+ * could test the catalogue's 4.6 x 10^10 addresses against it. So it is
+ * short, leaving about 44,000 candidates, and macguise removes a mark that
+ * no longer matches its profile's address (MG_DO_UNMARK) once it sees it.
+ * Marks of the whole digest, which earlier versions wrote, still match. */
+#define MG_PROFILE_MARK_LEN 5
 char *mg_profile_mark(const char *uuid, const MgMac *mac);
 /* mode=off writes `permanent` with the mark of the all-zero address, which
  * no card has and macguise never gives: a `permanent` macguise wrote is

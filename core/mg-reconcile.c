@@ -14,6 +14,7 @@ static const char *const mg_action_flag_names[] = {
 	"mark-used",  "mark-pending",    "assign",           "rewrite",
 	"reactivate", "watch-link",      "record-verdict",   "burn",
 	"give-up",    "forget",          "release",          "harden",
+	"unmark",
 };
 
 static const char *const mg_profile_address_names[] = {
@@ -228,7 +229,7 @@ static MgReconcile
 mg_reconcile_backoff(const MgSnapshot *snap, gint64 now, MgReconcile r)
 {
 	guint writes = MG_DO_ASSIGN | MG_DO_REWRITE | MG_DO_REACTIVATE | MG_DO_ADOPT_LINK |
-		       MG_DO_HARDEN | MG_DO_RELEASE;
+		       MG_DO_HARDEN | MG_DO_RELEASE | MG_DO_UNMARK;
 
 	if ((r.actions & writes) == 0 || now >= snap->retry_at)
 		return r;
@@ -345,6 +346,25 @@ mg_reconcile_harden(const MgSnapshot *snap, MgReconcile r)
 	return r;
 }
 
+/* A mark that matches no address in the profile was left by an address
+ * set by hand over macguise's: it would let a reader test the catalogue
+ * against it for that earlier address (mg-profile-mark.h), so it goes.
+ * Not while a decision made again after this one (hand-back, adoption)
+ * or a write under way may still give the profile its own. */
+static MgReconcile
+mg_reconcile_unmark(const MgSnapshot *snap, MgReconcile r)
+{
+	guint writes_or_again =
+	    MG_DO_ASSIGN | MG_DO_REWRITE | MG_DO_RELEASE | MG_DO_HAND_BACK | MG_DO_ADOPT_UNRECORDED;
+
+	if (!snap->stale_mark || snap->in_flight || (r.actions & writes_or_again) != 0)
+		return r;
+	r.actions |= MG_DO_UNMARK;
+	if ((r.actions & ~MG_DO_UNMARK) == 0)
+		r.reason = "stale-mark";
+	return r;
+}
+
 gboolean
 mg_snapshot_manages(const MgSnapshot *snap)
 {
@@ -364,5 +384,6 @@ mg_reconcile(const MgSnapshot *snap, const char *boot_id, gint64 now, MgEvent ev
 	}
 	r = mg_reconcile_decide(snap, boot_id, now, event);
 	r = mg_reconcile_harden(snap, mg_reconcile_mark(snap, r));
+	r = mg_reconcile_unmark(snap, r);
 	return mg_reconcile_backoff(snap, now, r);
 }

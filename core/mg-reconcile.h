@@ -57,6 +57,8 @@ typedef struct {
 	guint recovery_attempts; /* new addresses for conflicts since the last clean check */
 	gboolean keeps_hardened; /* its own macguise.harden is yes (mg-harden.h) */
 	gboolean unhardened;     /* it lacks a fix macguised keeps (mg_finding_kept) */
+	gboolean stale_mark;     /* it carries a mark that matches no address in it:
+				    left by an address set by hand over macguise's */
 } MgSnapshot;
 
 /* Whether macguise manages the profile with the address the state holds
@@ -87,6 +89,7 @@ typedef enum {
 					    whatever NetworkManager's defaults say); the
 					    address stays in the history */
 	MG_DO_HARDEN = 1 << 15,          /* write back the fixes a hardened profile lost */
+	MG_DO_UNMARK = 1 << 16,          /* remove a mark its address no longer matches */
 } MgReconcileAction;
 
 typedef struct {

@@ -295,8 +295,10 @@ mg_state_parse_profile(MgState *state, GKeyFile *kf, const char *group, GError *
 	/* A profile set by hand has no macguise address: the one it had is
 	 * an earlier address, kept in the history as a digest only (files
 	 * written before this kept it in plain text; the next save drops it). */
-	if (p->user_owned)
+	if (p->user_owned && p->has_address) {
 		p->has_address = FALSE;
+		state->older_form = TRUE;
+	}
 	return mg_state_parse_checks(kf, group, p, error);
 }
 
@@ -306,13 +308,16 @@ mg_state_parse_history(MgState *state, GKeyFile *kf, GError **error)
 	g_auto(GStrv) keys = g_key_file_get_keys(kf, "history", NULL, NULL);
 
 	for (guint i = 0; keys[i] != NULL; i++) {
+		gsize len = strlen(keys[i]);
 		gint64 t;
-		if (strlen(keys[i]) != 2 * MG_HISTORY_DIGEST_BYTES ||
-		    strspn(keys[i], "0123456789abcdef") != 2 * MG_HISTORY_DIGEST_BYTES)
+		/* (a whole digest: written before entries were cut to 20 bits) */
+		if ((len != MG_HISTORY_ENTRY_HEX && len != 2 * MG_HISTORY_DIGEST_BYTES) ||
+		    strspn(keys[i], "0123456789abcdef") != len)
 			return mg_state_corrupt(error, _("[history] %s is not a digest"), keys[i]);
 		if (!mg_state_get_int(kf, "history", keys[i], 0, &t, error))
 			return FALSE;
-		g_hash_table_replace(state->history, g_strdup(keys[i]), g_memdup2(&t, sizeof(t)));
+		mg_state_remember_digest(state, g_strndup(keys[i], MG_HISTORY_ENTRY_HEX), t);
+		state->older_form |= len != MG_HISTORY_ENTRY_HEX;
 	}
 	return TRUE;
 }

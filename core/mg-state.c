@@ -12,8 +12,6 @@
 
 #include "mg-error.h"
 
-#define MG_LOG_DIGEST_BYTES 4
-
 static void
 mg_profile_state_free(MgProfileState *p)
 {
@@ -67,16 +65,23 @@ mg_state_keyed_hex(MgState *state, const char *domain, const MgMac *mac, gsize b
 	return g_strdup(hex);
 }
 
+/* The history's entry for @mac: 20 bits (MG_HISTORY_ENTRY_HEX). An entry
+ * holds about 44,000 of the catalogue's addresses, and some 1 in 100 new
+ * draws finds its entry taken by 10,000 others: the draw is made again. */
 static char *
 mg_state_history_digest(MgState *state, const MgMac *mac)
 {
-	return mg_state_keyed_hex(state, "macguise history v1", mac, MG_HISTORY_DIGEST_BYTES);
+	g_autofree char *full =
+	    mg_state_keyed_hex(state, "macguise history v1", mac, MG_HISTORY_DIGEST_BYTES);
+	return g_strndup(full, MG_HISTORY_ENTRY_HEX);
 }
 
+/* The journal names an address by its history entry: the journal and the
+ * disk together then tell no more of it than the history alone. */
 char *
 mg_state_log_digest(MgState *state, const MgMac *mac)
 {
-	return mg_state_keyed_hex(state, "macguise log v1", mac, MG_LOG_DIGEST_BYTES);
+	return mg_state_history_digest(state, mac);
 }
 
 /* Proves the file was written with this key: a history made under another
@@ -145,8 +150,20 @@ mg_state_list_profiles(MgState *state)
 void
 mg_state_remember(MgState *state, const MgMac *mac, gint64 now)
 {
-	g_hash_table_replace(
-	    state->history, mg_state_history_digest(state, mac), g_memdup2(&now, sizeof(now)));
+	mg_state_remember_digest(state, mg_state_history_digest(state, mac), now);
+}
+
+/* Two addresses may share an entry: it keeps the later time. */
+void
+mg_state_remember_digest(MgState *state, char *digest, gint64 when)
+{
+	const gint64 *known = g_hash_table_lookup(state->history, digest);
+
+	if (known != NULL && *known >= when) {
+		g_free(digest);
+		return;
+	}
+	g_hash_table_replace(state->history, digest, g_memdup2(&when, sizeof(when)));
 }
 
 void
@@ -204,7 +221,7 @@ mg_state_remember_current(MgState *state)
 	g_hash_table_iter_init(&iter, state->profiles);
 	while (g_hash_table_iter_next(&iter, NULL, &value)) {
 		const MgProfileState *p = value;
-		if (p->has_address && !mg_state_was_used(state, &p->address))
+		if (p->has_address)
 			mg_state_remember(state, &p->address, p->assigned_at);
 	}
 }
@@ -254,6 +271,12 @@ mg_state_remembered_at(MgState *state, const MgMac *mac)
 	g_autofree char *digest = mg_state_history_digest(state, mac);
 	const gint64 *t = g_hash_table_lookup(state->history, digest);
 	return t != NULL ? *t : 0;
+}
+
+gboolean
+mg_state_loaded_older_form(MgState *state)
+{
+	return state->older_form;
 }
 
 guint

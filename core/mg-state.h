@@ -81,6 +81,10 @@ void mg_state_remember_current(MgState *state);
 /* When @mac was last recorded in the history; 0 if never. */
 gint64 mg_state_remembered_at(MgState *state, const MgMac *mac);
 guint mg_state_history_size(MgState *state);
+/* Whether the file it was loaded from kept more than the current form
+ * keeps (whole history digests, an earlier address of a profile set by
+ * hand): it is to be written again at once, without it. */
+gboolean mg_state_loaded_older_form(MgState *state);
 /* Drops history entries older than @max_age, then the oldest beyond @max_entries. */
 guint mg_state_prune_history(MgState *state, gint64 now, gint64 max_age, guint max_entries);
 /* A short keyed digest of @mac for logs: names an address without showing it. */

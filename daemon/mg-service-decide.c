@@ -253,12 +253,13 @@ mg_service_gate(MgService *self, NMRemoteConnection *rc, const char *iface)
  * meanwhile is not made): with @release, mode=off's, where `permanent` and
  * its mark take the place of macguise's address and mark; else the fixes a
  * profile kept hardened lost (mg-service-update.c applies them to the
- * current copy). */
+ * current copy) and, with @unmark, the removal of a stale mark. */
 static void
 mg_service_write_no_address(MgService *self,
 			    NMRemoteConnection *rc,
 			    MgDeviceClass device_class,
-			    gboolean release)
+			    gboolean release,
+			    gboolean unmark)
 {
 	static const MgMac none = { { 0 } };
 	MgWrite *w;
@@ -268,6 +269,7 @@ mg_service_write_no_address(MgService *self,
 	w = mg_write_new(self, NM_CONNECTION(rc), &none);
 	w->release = release;
 	w->harden_only = !release;
+	w->unmark = unmark;
 	mg_service_write(self, rc, device_class, FALSE, w);
 }
 
@@ -287,12 +289,14 @@ mg_service_apply_writes(MgService *self,
 	MgWrite *w;
 
 	if ((actions & MG_DO_RELEASE) != 0) {
-		mg_service_write_no_address(self, rc, device_class, TRUE);
+		mg_service_write_no_address(self, rc, device_class, TRUE, FALSE);
 		return;
 	}
-	/* (never with an address write: that one carries the fixes) */
-	if ((actions & MG_DO_HARDEN) != 0)
-		mg_service_write_no_address(self, rc, device_class, FALSE);
+	/* (never with an address write: that one carries the fixes and its
+	 * own mark) */
+	if ((actions & (MG_DO_HARDEN | MG_DO_UNMARK)) != 0)
+		mg_service_write_no_address(
+		    self, rc, device_class, FALSE, (actions & MG_DO_UNMARK) != 0);
 	if ((actions & MG_DO_REACTIVATE) != 0) {
 		iface = mg_service_active_iface(self, uuid);
 		iface = iface != NULL ? iface : "";

@@ -138,6 +138,8 @@ typedef struct {
 	gboolean assign;       /* a new address (else the current one written again) */
 	gboolean release;      /* no address: macguise's and its mark leave (mode=off) */
 	gboolean harden_only;  /* no address: only the fixes a hardened profile lost */
+	gboolean unmark;       /* with harden_only: a mark its address no longer
+				  matches leaves (mg-profile-mark.h) */
 	char *hardened;        /* the settings whose fixes it writes back, or NULL */
 	gint64 due_at;         /* for a new address */
 	gboolean for_conflict; /* a recovery, not a rotation */

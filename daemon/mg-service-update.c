@@ -49,6 +49,18 @@ mg_service_set_mark(NMConnection *copy, const MgMac *mac)
 	nm_setting_user_set_data(NM_SETTING_USER(user), MG_PROFILE_MARK_KEY, mark, NULL);
 }
 
+/* A mark that matches no address in the profile leaves it: its address
+ * was set by hand over macguise's. Whether it still does is asked of the
+ * copy written, which may be newer than the decision's. */
+static void
+mg_service_remove_stale_mark(NMConnection *copy, MgDeviceClass device_class)
+{
+	NMSetting *user = nm_connection_get_setting_by_name(copy, NM_SETTING_USER_SETTING_NAME);
+
+	if (user != NULL && mg_profile_mark_is_stale(copy, device_class))
+		nm_setting_user_set_data(NM_SETTING_USER(user), MG_PROFILE_MARK_KEY, NULL, NULL);
+}
+
 /* The profile's cloned MAC address: @text, or none (NULL). */
 static void
 mg_service_set_cloned(NMConnection *copy, MgDeviceClass device_class, const char *text)
@@ -76,8 +88,11 @@ mg_service_set_keys(NMConnection *copy, const MgWrite *w)
 {
 	char text[MG_MAC_STRLEN];
 
-	if (w->harden_only)
+	if (w->harden_only) {
+		if (w->unmark)
+			mg_service_remove_stale_mark(copy, w->device_class);
 		return;
+	}
 	if (w->release) {
 		mg_service_set_cloned(copy, w->device_class, MG_PROFILE_PERMANENT);
 		mg_service_set_mark(copy, &w->mac);
@@ -154,13 +169,17 @@ mg_service_update_with(MgWrite *w, NMRemoteConnection *rc, NMConnection *current
 {
 	MgService *self = w->self;
 	g_autofree char *basis = mg_profile_basis(current);
+	gboolean unmarked;
 
 	if (!g_str_equal(basis, w->basis)) {
 		mg_service_write_stale(self, w, rc, basis);
 		return;
 	}
+	/* (a stale mark's removal counts as a change: mg_service_set_keys
+	 * makes it) */
+	unmarked = w->unmark && mg_profile_mark_is_stale(current, w->device_class);
 	mg_service_set_keys(current, w);
-	if (mg_service_keep_hardened(self, rc, current, w) == 0 && w->harden_only) {
+	if (mg_service_keep_hardened(self, rc, current, w) == 0 && w->harden_only && !unmarked) {
 		mg_service_write_needless(self, w);
 		return;
 	}

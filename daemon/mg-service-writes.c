@@ -101,6 +101,14 @@ mg_service_write_failed(MgService *self, MgWrite *w, const GError *error)
 	ws->failures++;
 	ws->retry_at = mg_reconcile_retry_at(ws->failures, now);
 	mg_service_write_superseded(self, w);
+	if (w->harden_only && w->unmark) {
+		g_warning("profile '%s': cannot remove the mark of an earlier address (trying "
+			  "again in %" G_GINT64_FORMAT " s): %s",
+			  w->id,
+			  ws->retry_at - now,
+			  error->message);
+		return;
+	}
 	if (w->harden_only) {
 		g_warning("profile '%s': cannot write back harden's fixes (trying again in "
 			  "%" G_GINT64_FORMAT " s): %s",
@@ -144,6 +152,8 @@ mg_service_write_succeeded(MgService *self, MgWrite *w)
 
 	if (w->hardened != NULL)
 		g_message("profile '%s': kept hardened: %s written back", w->id, w->hardened);
+	if (w->unmark)
+		g_message("profile '%s': the mark of its earlier macguise address removed", w->id);
 	if (w->harden_only) {
 		g_hash_table_remove(self->writes, w->uuid);
 		return;

@@ -197,6 +197,22 @@ mg_profile_is_released(NMConnection *connection, MgDeviceClass device_class)
 	return g_strcmp0(cloned, MG_PROFILE_PERMANENT) == 0 && mg_profile_marks(connection, &own);
 }
 
+/* A mark that matches nothing in the profile: neither its address nor
+ * a release's `permanent` (left by an address set by hand, or copied with
+ * the profile under a new UUID). */
+gboolean
+mg_profile_mark_is_stale(NMConnection *connection, MgDeviceClass device_class)
+{
+	const char *cloned = mg_profile_cloned_mac(connection, device_class);
+	MgMac m;
+
+	if (mg_profile_mark_of(connection) == NULL)
+		return FALSE;
+	if (cloned != NULL && mg_mac_parse(cloned, &m, NULL))
+		return !mg_profile_marks(connection, &m);
+	return !mg_profile_is_released(connection, device_class);
+}
+
 MgProfileAddress
 mg_profile_address_kind(MgState *state,
 			const MgProfileState *profile,
@@ -221,6 +237,12 @@ mg_profile_address_kind(MgState *state,
 	if (drawn_at != 0 &&
 	    mg_state_is_current_elsewhere(state, &m, nm_connection_get_uuid(connection)))
 		return MG_PROFILE_ADDRESS_COPIED;
+	/* The history keeps 20 bits of each address (mg-state-private.h), so
+	 * some 1 in 100 addresses set by hand shares an entry with 10,000
+	 * others; macguise writes every address with its mark, and an
+	 * earlier one of its own comes back with its mark too. */
+	if (drawn_at != 0 && !mg_profile_marks(connection, &m))
+		return MG_PROFILE_ADDRESS_BY_HAND;
 	if (drawn_at == 0) {
 		/* A state that knows nothing of the profile may have been lost. */
 		if ((profile == NULL || !profile->has_address) && mg_profile_marks(connection, &m))
@@ -250,6 +272,7 @@ mg_profile_snapshot(MgState *state,
 	snap->address = mg_profile_address_kind(state, profile, connection, device_class);
 	snap->unmarked = snap->address == MG_PROFILE_ADDRESS_CURRENT &&
 			 !mg_profile_marks(connection, &profile->address);
+	snap->stale_mark = mg_profile_mark_is_stale(connection, device_class);
 }
 
 char *
@@ -354,6 +377,11 @@ mg_runtime_init(MgRuntime *rt, const char *state_dir, const char *config_path, G
 	mg_state_load_report_clear(&report);
 	rt->state_dir = g_strdup(state_dir);
 	rt->boot_id = mg_boot_id_read();
+	/* What an earlier version kept and this one does not leaves the disk
+	 * now, not at the next change. */
+	if (mg_state_loaded_older_form(rt->state) && mg_runtime_save(rt))
+		g_message("the state file was in an earlier form; it is written again without the "
+			  "earlier addresses that form kept");
 	return TRUE;
 }
 

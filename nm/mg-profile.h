@@ -78,6 +78,9 @@ gboolean mg_profile_marks(NMConnection *connection, const MgMac *mac);
 /* Whether the profile carries the `permanent` mode=off's release wrote, with
  * macguise's mark of it (mg-profile-mark.h): macguise's, not set by hand. */
 gboolean mg_profile_is_released(NMConnection *connection, MgDeviceClass device_class);
+/* Whether @connection carries a mark that matches no address in it
+ * (neither its cloned address nor a release's `permanent`). */
+gboolean mg_profile_mark_is_stale(NMConnection *connection, MgDeviceClass device_class);
 /* What the profile's cloned-mac-address is to macguise (see MgProfileAddress). */
 MgProfileAddress mg_profile_address_kind(MgState *state,
 					 const MgProfileState *profile,

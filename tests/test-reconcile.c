@@ -31,6 +31,7 @@ mg_case_snapshot(GKeyFile *kf, MgSnapshot *snap)
 	snap->recovery_attempts = (guint)mg_case_get_int(kf, "state", "recovery-attempts", "0");
 	snap->keeps_hardened = mg_case_get_bool(kf, "profile", "keeps-hardened");
 	snap->unhardened = mg_case_get_bool(kf, "profile", "unhardened");
+	snap->stale_mark = mg_case_get_bool(kf, "profile", "stale-mark");
 }
 
 /* `macguise rotate` (request=rotate or rotate-now): the outcome too. */

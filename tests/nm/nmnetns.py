@@ -101,6 +101,22 @@ managed=1
 """
 
 
+def history_entry(key, mac):
+    """The state's history entry for @mac under @key: the first 20 bits, in
+    hex, of its keyed BLAKE2b digest (core/mg-state-private.h)."""
+    import hashlib
+    return hashlib.blake2b(b"macguise history v1" + bytes.fromhex(mac.replace(":", "")),
+                           key=key, digest_size=16).hexdigest()[:5]
+
+
+def history_entries(state_dir):
+    """The secret key and the history entries of the state in @state_dir."""
+    with open(os.path.join(state_dir, "secret.key"), "rb") as f:
+        key = f.read()
+    with open(os.path.join(state_dir, "state"), encoding="utf-8") as f:
+        return key, set(re.findall(r"^([0-9a-f]{5})=", f.read(), re.M))
+
+
 def catalogue_lookup(cli, mac):
     """What `macguise lookup` says of @mac: its vendor, classes, whether the
     catalogue holds its block."""

@@ -8,7 +8,6 @@ recovers with a new address; a flooded link neither stalls nor burdens the
 check; a LAN that answers everything stops recovery
 after conflict-max-attempts; unmanaged profiles are not probed; without
 macguised the hook gets out of the way."""
-import hashlib
 import ipaddress
 import json
 import os
@@ -20,7 +19,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 import mgtap  # noqa: E402
-from nmnetns import NmNetns, SwitchedTwin, catalogue_lookup  # noqa: E402
+from nmnetns import NmNetns, SwitchedTwin, catalogue_lookup, history_entries, history_entry  # noqa: E402
 
 MACGUISED, HOOK, CLI, FLOOD = sys.argv[1:5]
 PEER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "peer.py")
@@ -125,19 +124,9 @@ def down(name):
     NM.nmcli("connection", "down", name, check=False)
 
 
-def history_digests():
-    with open(os.path.join(NM.dir, "state", "secret.key"), "rb") as f:
-        key = f.read()
-    with open(os.path.join(NM.dir, "state", "state"), encoding="utf-8") as f:
-        text = f.read()
-    return key, set(re.findall(r"^([0-9a-f]{32})=", text, re.M))
-
-
 def history_has(mac):
-    key, digests = history_digests()
-    d = hashlib.blake2b(b"macguise history v1" + bytes.fromhex(mac.replace(":", "")),
-                        key=key, digest_size=16).hexdigest()
-    return d in digests
+    key, entries = history_entries(os.path.join(NM.dir, "state"))
+    return history_entry(key, mac) in entries
 
 
 def recovered(name, burned, timeout=10):

@@ -10,7 +10,6 @@ old state intact, macguised keeps serving and retries by itself); a disk
 that holds a save inside its fsync (the link check still gets its answer,
 and the address that save records reaches NetworkManager only after it)."""
 import glob
-import hashlib
 import json
 import os
 import random
@@ -23,7 +22,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 import mgtap  # noqa: E402
-from nmnetns import NmNetns, catalogue_lookup  # noqa: E402
+from nmnetns import NmNetns, catalogue_lookup, history_entries, history_entry  # noqa: E402
 
 MACGUISED, HOOK, CLI, SLOW_FSYNC = sys.argv[1:5]
 KILLS = int(os.environ.get("MG_FAULT_KILLS", "100"))
@@ -47,16 +46,12 @@ def keyfile_macs():
 
 
 def history(d=STATE):
-    """The reuse history's key and digests in state directory @d."""
-    with open(os.path.join(d, "secret.key"), "rb") as f:
-        key = f.read()
-    with open(os.path.join(d, "state"), encoding="utf-8") as f:
-        return key, set(re.findall(r"^([0-9a-f]{32})=", f.read(), re.M))
+    """The reuse history's key and entries in state directory @d."""
+    return history_entries(d)
 
 
 def digest(key, mac):
-    return hashlib.blake2b(b"macguise history v1" + bytes.fromhex(mac.replace(":", "")),
-                           key=key, digest_size=16).hexdigest()
+    return history_entry(key, mac)
 
 
 def starts():

@@ -17,7 +17,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 import mgtap  # noqa: E402
-from nmnetns import NmNetns, catalogue_lookup  # noqa: E402
+from nmnetns import NmNetns, catalogue_lookup, history_entries, history_entry  # noqa: E402
 
 MACGUISED, CLI, NEIGHBOURS_DUMP, STATIONS_DUMP = sys.argv[1:5]
 MAC_RE = re.compile(r"^[0-9a-f]{2}(:[0-9a-f]{2}){5}$")
@@ -131,10 +131,23 @@ def rotate_activation_gives_every_activation_a_fresh_address():
     assert all(catalogue_lookup(CLI, m)["in_catalogue"] for m in on_link)
 
 
+def mark_in_keyfile(name):
+    """The org.macguise.mark NetworkManager saved for @name, or None."""
+    path = os.path.join(NM.dir, "system-connections", name + ".nmconnection")
+    with open(path, encoding="utf-8") as f:
+        found = re.search(r"^org\.macguise\.mark=(\S*)$", f.read(), re.M)
+    return found.group(1) if found else None
+
+
 @mgtap.test
-def hand_set_address_is_left_alone_and_marked_user_owned():
+def hand_set_address_is_left_alone_and_loses_macguises_mark():
+    # The mark of macguise's address would give it away, tested against the
+    # catalogue, to anyone who can read the profile: it goes with the address.
+    mark = mark_in_keyfile("e2")
+    assert mark is not None and re.fullmatch(r"[0-9a-f]{5}", mark), mark
     NM.nmcli("connection", "modify", "e2", "802-3-ethernet.cloned-mac-address", "00:11:22:33:44:55")
     NM.wait_for("user-owned in the state", lambda: "user-owned=true" in state_text())
+    NM.wait_for("macguise's mark gone from e2", lambda: mark_in_keyfile("e2") is None)
     NM.macguised_caught_up()
     assert cloned("e2") == "00:11:22:33:44:55"
 
@@ -695,6 +708,34 @@ def hotspot_profile_gets_a_router_class_address_and_rotates_while_down():
     # schedule takes as "clients connected" (tests/schedule/quiet-hours-*).
     p = NM.run(STATIONS_DUMP, "veth0", ns=NM.ns, check=False)
     assert p.returncode == 1 and p.stdout.startswith("unknown: nl80211"), (p.stdout, p.stderr)
+
+
+def sharing_an_entry(key, entries, prefix):
+    """An address in the block @prefix (not macguise's) whose 20-bit history
+    entry is one of @entries: about one in 2^20 / len(entries) shares one."""
+    for serial in range(1 << 24):
+        mac = prefix + ":%02x:%02x:%02x" % (serial >> 16, (serial >> 8) & 0xff, serial & 0xff)
+        if history_entry(key, mac) in entries:
+            return mac
+    raise AssertionError("no address of the block shares an entry")
+
+
+@mgtap.test
+def an_address_set_by_hand_that_shares_a_history_entry_is_still_the_users():
+    # The history keeps 20 bits of each address: with the disk and its key,
+    # an entry leaves some 44,000 catalogue addresses, not one. An address
+    # set by hand that happens to share an entry carries no mark of
+    # macguise's, so it is the user's, not an earlier macguise address.
+    NM.add_ethernet("hx")
+    wait_cloned("hx")
+    key, entries = history_entries(os.path.join(NM.dir, "state"))
+    chosen = sharing_an_entry(key, entries, "00:1b:21")
+    NM.nmcli("connection", "modify", "hx", "802-3-ethernet.cloned-mac-address", chosen)
+    uuid = uuid_of("hx")
+    NM.wait_for("hx user-owned", lambda: (NM.macguise_status(uuid) or {}).get("user-owned"))
+    NM.macguised_caught_up()
+    assert cloned("hx") == chosen
+    NM.nmcli("connection", "delete", "hx")
 
 
 @mgtap.test
