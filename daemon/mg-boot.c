@@ -12,7 +12,6 @@
 
 #include "mg-error.h"
 #include "mg-first-contact.h"
-#include "mg-neighbours.h"
 #include "mg-nm-leases.h"
 #include "mg-profile.h"
 #include "mg-schedule.h"
@@ -21,14 +20,15 @@
 #define MG_BOOT_SYSTEM_BUS "unix:path=/run/dbus/system_bus_socket"
 #define MG_BOOT_BUS_WAIT_S 3
 
-/* Addresses the machine's interfaces have now, and its neighbours': never a
- * candidate. */
+/* Addresses the machine's interfaces have now: never a candidate. Not the
+ * neighbour tables, as macguised reads them: before NetworkManager no link
+ * is up to have neighbours, and the unit's network namespace is its own
+ * (its sysfs still lists the machine's interfaces). */
 static GArray *
 mg_boot_local_macs(void)
 {
 	GArray *taken = g_array_new(FALSE, FALSE, sizeof(MgMac));
 	g_autoptr(GDir) dir = g_dir_open("/sys/class/net", 0, NULL);
-	g_autoptr(GArray) neighbours = NULL;
 	const char *name;
 
 	while (dir != NULL && (name = g_dir_read_name(dir)) != NULL) {
@@ -39,9 +39,6 @@ mg_boot_local_macs(void)
 		    mg_mac_parse(g_strstrip(text), &m, NULL))
 			g_array_append_val(taken, m);
 	}
-	neighbours = mg_neighbours_read(NULL);
-	if (neighbours != NULL)
-		g_array_append_vals(taken, neighbours->data, neighbours->len);
 	return taken;
 }
 
