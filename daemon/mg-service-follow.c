@@ -247,7 +247,7 @@ mg_service_connection_added(NMClient *client, NMRemoteConnection *rc, gpointer u
 }
 
 /* A profile left NetworkManager: what macguise knew of it goes. */
-static void
+void
 mg_service_forget(MgService *self, const char *uuid)
 {
 	MgSnapshot none = { 0 };
@@ -326,6 +326,7 @@ mg_service_follow_nm(MgService *self)
 	self->synced = FALSE;
 	mg_service_active_changed(self->client, NULL, self);
 	self->synced = TRUE;
+	mg_service_forget_missing(self);
 	mg_service_evaluate_all(self, MG_EVENT_SEEN);
 }
 

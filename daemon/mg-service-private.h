@@ -56,7 +56,8 @@ struct _MgService {
 	GHashTable *watches;   /* UUID -> MgServiceWatch: the passive watch after a clean check */
 	GHashTable *removed;   /* UUID -> D-Bus path libnm said went, settled once idle */
 	guint removed_id;
-	GHashTable *in_flight; /* UUIDs whose profile write has not returned */
+	GCancellable *gone_checks; /* asking NetworkManager whether a profile libnm lacks is gone */
+	GHashTable *in_flight;     /* UUIDs whose profile write has not returned */
 	/* D-Bus paths of profiles NetworkManager changed whose new settings
 	 * libnm has not fetched yet (mg-service-update.c) */
 	GHashTable *unsettled;
@@ -171,6 +172,11 @@ void mg_service_write_done(GObject *source, GAsyncResult *result, gpointer user_
 void mg_service_write_failed(MgService *self, MgWrite *w, const GError *error);
 void mg_service_write_superseded(MgService *self, MgWrite *w);
 void mg_service_write_over(MgService *self, NMRemoteConnection *rc);
+
+/* Forgetting profiles that left NetworkManager (mg-service-follow.c,
+ * mg-service-gone.c) */
+void mg_service_forget(MgService *self, const char *uuid);
+void mg_service_forget_missing(MgService *self);
 
 /* One write: the lock, the current copy, Update2 (mg-service-update.c) */
 /* @w is decided on @connection: what the decision rested on is taken

@@ -71,6 +71,9 @@ mg_service_finalize(GObject *object)
 		    g_build_filename(self->runtime_dir, MG_LINK_CHECK_INDEX_FILE, NULL);
 		(void)g_unlink(index);
 	}
+	if (self->gone_checks != NULL)
+		g_cancellable_cancel(self->gone_checks);
+	g_clear_object(&self->gone_checks);
 	g_clear_object(&self->client);
 	g_clear_pointer(&self->active, g_hash_table_unref);
 	g_clear_pointer(&self->writes, g_hash_table_unref);
