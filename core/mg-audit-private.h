@@ -28,6 +28,9 @@ MgFinding *mg_finding_new(const char *id,
 /* cloned-mac-address is one of NetworkManager's own choices (random,
  * stable, stable-ssid): described, left to the user. TRUE when it was. */
 gboolean mg_audit_nm_mac_choice(GPtrArray *out, const MgAuditInput *in, const char *setting);
+/* Access points: a BSSID that never changes, an SSID location services
+ * map, an open hotspot, WPS. */
+void mg_audit_hotspot(GPtrArray *out, const MgAuditInput *in);
 /* What names the machine besides its addresses: probes for a hidden
  * network, mDNS and LLMNR, an 802.1X identity in clear. */
 void mg_audit_naming(GPtrArray *out, const MgAuditInput *in);

@@ -96,68 +96,6 @@ mg_dhcp6(const MgAuditInput *in)
 	return g_strcmp0(in->ipv6_method, "auto") == 0 || g_strcmp0(in->ipv6_method, "dhcp") == 0;
 }
 
-/* @ssid with the opt-out suffix, cut on a character boundary so that it
- * stays within the 32 bytes an SSID may have. */
-static char *
-mg_ssid_nomap(const char *ssid)
-{
-	gsize keep = MIN(strlen(ssid), MG_SSID_MAX_BYTES - strlen(MG_NOMAP_SUFFIX));
-	while (keep > 0 && !g_utf8_validate(ssid, (gssize)keep, NULL))
-		keep--;
-	return g_strdup_printf("%.*s%s", (int)keep, ssid, MG_NOMAP_SUFFIX);
-}
-
-/* Access points: their BSSID is what location databases collect (seed 002:
- * Street View cars and phones), and an open one lets anyone in radio range
- * tie it to the box's public address with one DNS query. */
-static void
-mg_audit_hotspot(GPtrArray *out, const MgAuditInput *in)
-{
-	if (in->device_class != MG_DEVICE_CLASS_AP)
-		return;
-	if (in->mode != MG_MODE_OFF && !in->user_owned && in->rotate == MG_ROTATE_NEVER)
-		mg_audit_add(out,
-			     in,
-			     "ap-bssid-fixed",
-			     MG_SEVERITY_HIGH,
-			     "macguise.rotate",
-			     "daily",
-			     _("the hotspot's BSSID never changes: Wi-Fi location databases place "
-			       "it on the map, and anyone who saw it once knows it again"));
-	if (in->ssid != NULL && !g_str_has_suffix(in->ssid, MG_NOMAP_SUFFIX)) {
-		g_autofree char *renamed = mg_ssid_nomap(in->ssid);
-		MgFinding *f = mg_audit_add(
-		    out,
-		    in,
-		    "ap-ssid-mapped",
-		    MG_SEVERITY_MEDIUM,
-		    "802-11-wireless.ssid",
-		    renamed,
-		    _("the SSID does not end in _nomap, so Google's and Apple's location "
-		      "services may map the hotspot; renaming it is your decision, and "
-		      "clients must then join the new name"));
-		f->advice = TRUE;
-		f->owned_value = g_steal_pointer(&renamed);
-		f->value = f->owned_value;
-	}
-	if (in->open) {
-		g_autofree char *who = g_shell_quote(in->id);
-		MgFinding *f = mg_finding_new(
-		    "ap-open",
-		    MG_SEVERITY_HIGH,
-		    "802-11-wireless-security.key-mgmt",
-		    "sae",
-		    g_strdup(_("the hotspot is open: anyone in radio range can join and send a "
-			       "DNS query that leaves from this box's public address, tying the "
-			       "BSSID to it")),
-		    g_strdup_printf("nmcli connection modify %s 802-11-wireless-security.key-mgmt "
-				    "sae 802-11-wireless-security.psk PASSWORD",
-				    who));
-		f->advice = TRUE;
-		g_ptr_array_add(out, f);
-	}
-}
-
 static void
 mg_audit_mac(GPtrArray *out, const MgAuditInput *in)
 {
@@ -241,6 +179,48 @@ mg_audit_ipv6(GPtrArray *out, const MgAuditInput *in)
 		      "the machine stays on the network"));
 }
 
+/* DHCPv6: the DUID, the IAID of the address asked for and the host name
+ * each name the client to every server it asks. */
+static void
+mg_audit_dhcp6(GPtrArray *out, const MgAuditInput *in)
+{
+	const char *duid = in->dhcp_duid;
+	const char *iaid = in->dhcp_iaid;
+
+	if (!mg_dhcp6(in))
+		return;
+	if (duid == NULL || g_strcmp0(duid, "lease") == 0 ||
+	    (!g_str_has_prefix(duid, "stable-") && g_strcmp0(duid, "ll") != 0 &&
+	     g_strcmp0(duid, "llt") != 0))
+		mg_audit_add(out,
+			     in,
+			     "dhcp-duid-fixed",
+			     MG_SEVERITY_MEDIUM,
+			     "ipv6.dhcp-duid",
+			     "stable-uuid",
+			     _("the DHCPv6 DUID does not change with the MAC address (the "
+			       "default comes from the machine id)"));
+	/* NetworkManager's default, "ifname", is a hash of the interface's
+	 * name: the same in every session on that card */
+	if (g_strcmp0(iaid, "stable") != 0 && g_strcmp0(iaid, "mac") != 0)
+		mg_audit_add(out,
+			     in,
+			     "dhcp-iaid-fixed",
+			     MG_SEVERITY_MEDIUM,
+			     "ipv6.dhcp-iaid",
+			     "stable",
+			     _("the DHCPv6 IAID does not change with the MAC address (the "
+			       "default comes from the interface's name)"));
+	if (in->dhcp6_send_hostname)
+		mg_audit_add(out,
+			     in,
+			     "dhcp-hostname-ipv6",
+			     MG_SEVERITY_MEDIUM,
+			     "ipv6.dhcp-send-hostname",
+			     "no",
+			     _("the host name is sent to every DHCP server (IPv6)"));
+}
+
 static void
 mg_audit_identifiers(GPtrArray *out, const MgAuditInput *in)
 {
@@ -282,28 +262,7 @@ mg_audit_identifiers(GPtrArray *out, const MgAuditInput *in)
 				     "no",
 				     _("the host name is sent to every DHCP server (IPv4)"));
 	}
-	if (mg_dhcp6(in)) {
-		const char *duid = in->dhcp_duid;
-		if (duid == NULL || g_strcmp0(duid, "lease") == 0 ||
-		    (!g_str_has_prefix(duid, "stable-") && g_strcmp0(duid, "ll") != 0 &&
-		     g_strcmp0(duid, "llt") != 0))
-			mg_audit_add(out,
-				     in,
-				     "dhcp-duid-fixed",
-				     MG_SEVERITY_MEDIUM,
-				     "ipv6.dhcp-duid",
-				     "stable-uuid",
-				     _("the DHCPv6 DUID does not change with the MAC address (the "
-				       "default comes from the machine id)"));
-		if (in->dhcp6_send_hostname)
-			mg_audit_add(out,
-				     in,
-				     "dhcp-hostname-ipv6",
-				     MG_SEVERITY_MEDIUM,
-				     "ipv6.dhcp-send-hostname",
-				     "no",
-				     _("the host name is sent to every DHCP server (IPv6)"));
-	}
+	mg_audit_dhcp6(out, in);
 }
 
 GPtrArray *

@@ -35,10 +35,18 @@ typedef struct {
 	int ip6_privacy;            /* -1 (global default), 0, 1, 2 */
 	const char *dhcp_client_id; /* ipv4.dhcp-client-id, or NULL */
 	const char *dhcp_duid;      /* ipv6.dhcp-duid, or NULL */
+	/* ipv6.dhcp-iaid in effect (the profile's, else NetworkManager's
+	 * global default), or NULL: NetworkManager's own default, "ifname" */
+	const char *dhcp_iaid;
 	gboolean dhcp4_send_hostname;
 	gboolean dhcp6_send_hostname;
 	const char *ssid; /* an access point's SSID as UTF-8, or NULL */
 	gboolean open;    /* an access point without Wi-Fi security */
+	/* An access point's 802-11-wireless-security.key-mgmt, or NULL where
+	 * the profile has no such setting (an open hotspot) */
+	const char *ap_key_mgmt;
+	gboolean ap_wps_disabled; /* its wps-method is disabled */
+	gboolean ap_rsn_ccmp;     /* its proto and pairwise allow WPA2 with CCMP */
 	/* generate-mac-address-mask in effect (the profile's, else
 	 * NetworkManager's global default), or NULL */
 	const char *mac_mask;
@@ -52,6 +60,17 @@ typedef struct {
 	const char *eap_anonymous_identity; /* 802-1x.anonymous-identity, or NULL */
 	gboolean eap_tunnelled;             /* PEAP, TTLS or FAST: an outer identity would do */
 } MgAuditInput;
+
+/* Whether wpa_supplicant's access-point mode runs WPS (wpa_supplicant/ap.c,
+ * wpa_supplicant_conf_ap(): on for open and WPA2/WPA3-Personal networks
+ * that are not hidden, unless the network says wps_disabled=1, which
+ * NetworkManager passes only for wps-method disabled, and only where the
+ * profile has a security setting). */
+typedef enum {
+	MG_AP_WPS_OFF,     /* not an access point, or WPS is off */
+	MG_AP_WPS_ON,      /* on; wps-method disabled turns it off */
+	MG_AP_WPS_ON_OPEN, /* on, and no setting of an open hotspot turns it off */
+} MgApWps;
 
 /* NetworkManager's values for connection.mdns and connection.llmnr. */
 typedef enum {
@@ -114,6 +133,8 @@ MgFinding *mg_audit_avahi(void);
 /* What a NetworkManager-made address (random, stable, stable-ssid) shows
  * under @mask (generate-mac-address-mask, or NULL). */
 MgNmMacLook mg_nm_mac_look(const char *mask);
+/* What wpa_supplicant does about WPS for the access point @input describes. */
+MgApWps mg_ap_wps(const MgAuditInput *input);
 /* @cloned (a cloned-mac-address value) is one of NetworkManager's own
  * choices: random, stable or stable-ssid. */
 gboolean mg_nm_mac_is_choice(const char *cloned);

@@ -20,6 +20,44 @@ mg_hotspot_is_open(NMConnection *c)
 	return sec == NULL || g_strcmp0(nm_setting_wireless_security_get_key_mgmt(sec), "owe") == 0;
 }
 
+/* @list (a profile's proto or pairwise) is empty, as NetworkManager's
+ * default allows every value, or holds @value. */
+static gboolean
+mg_sec_allows(NMSettingWirelessSecurity *sec,
+	      guint32 (*count)(NMSettingWirelessSecurity *),
+	      const char *(*nth)(NMSettingWirelessSecurity *, guint32),
+	      const char *value)
+{
+	guint32 n = count(sec);
+
+	for (guint32 i = 0; i < n; i++) {
+		if (g_strcmp0(nth(sec, i), value) == 0)
+			return TRUE;
+	}
+	return n == 0;
+}
+
+/* What decides whether wpa_supplicant runs WPS for the access point. */
+static void
+mg_audit_input_ap_security(NMConnection *c, MgAuditInput *in)
+{
+	NMSettingWirelessSecurity *sec = nm_connection_get_setting_wireless_security(c);
+
+	if (sec == NULL)
+		return;
+	in->ap_key_mgmt = nm_setting_wireless_security_get_key_mgmt(sec);
+	in->ap_wps_disabled = nm_setting_wireless_security_get_wps_method(sec) ==
+			      NM_SETTING_WIRELESS_SECURITY_WPS_METHOD_DISABLED;
+	in->ap_rsn_ccmp = mg_sec_allows(sec,
+					nm_setting_wireless_security_get_num_protos,
+					nm_setting_wireless_security_get_proto,
+					"rsn") &&
+			  mg_sec_allows(sec,
+					nm_setting_wireless_security_get_num_pairwise,
+					nm_setting_wireless_security_get_pairwise,
+					"ccmp");
+}
+
 /* NetworkManager 1.52 keeps the choice in dhcp-send-hostname-v2 (nmcli's
  * dhcp-send-hostname), falling back to the old boolean while it is left at
  * default; the libnm this runs with tells whether it has the new one. */
@@ -60,6 +98,19 @@ mg_mac_mask(NMConnection *c, gboolean wireless)
 				wireless ? "wifi.generate-mac-address-mask"
 					 : "ethernet.generate-mac-address-mask",
 				TRUE);
+}
+
+/* ipv6.dhcp-iaid in effect: the profile's, else the default
+ * NetworkManager's configuration gives every profile. */
+static char *
+mg_dhcp6_iaid(NMConnection *c)
+{
+	NMSettingIPConfig *ip6 = nm_connection_get_setting_ip6_config(c);
+	const char *own = ip6 != NULL ? nm_setting_ip_config_get_dhcp_iaid(ip6) : NULL;
+
+	if (own != NULL && own[0] != '\0')
+		return g_strdup(own);
+	return mg_nm_conf_value("connection", "ipv6.dhcp-iaid", TRUE);
 }
 
 /* What names the machine besides its address. */
@@ -116,6 +167,7 @@ mg_audit_input(NMConnection *c,
 		}
 		in->ssid = *ssid_utf8;
 		in->open = mg_hotspot_is_open(c);
+		mg_audit_input_ap_security(c, in);
 	}
 	in->harden = policy->harden;
 	in->user_owned = user_owned;
@@ -154,10 +206,13 @@ mg_audit_read_profile(NMConnection *c,
 	MgDeviceClass device_class = mg_profile_class(c);
 	g_autofree char *ssid = NULL;
 	g_autofree char *mask = NULL;
+	g_autofree char *iaid = NULL;
 	MgAuditInput in;
 
 	mg_audit_input(c, policy, user_owned, &in, &ssid);
 	in.recognised = recognised;
+	iaid = mg_dhcp6_iaid(c);
+	in.dhcp_iaid = iaid;
 	mask = mg_mac_mask(c, (device_class & MG_DEVICE_CLASS_WIRELESS) != 0);
 	in.mac_mask = mask;
 	return mg_audit_profile(&in);

@@ -55,6 +55,14 @@ mg_harden_apply(NMConnection *c, const MgFinding *f)
 			     NULL);
 	} else if (g_strcmp0(s, "ipv6.dhcp-duid") == 0) {
 		g_object_set(ip6, NM_SETTING_IP6_CONFIG_DHCP_DUID, f->value, NULL);
+	} else if (g_strcmp0(s, "ipv6.dhcp-iaid") == 0) {
+		g_object_set(ip6, NM_SETTING_IP_CONFIG_DHCP_IAID, f->value, NULL);
+	} else if (g_strcmp0(s, "802-11-wireless-security.wps-method") == 0) {
+		/* found only where the profile has the setting (mg_ap_wps) */
+		g_object_set(nm_connection_get_setting_wireless_security(c),
+			     NM_SETTING_WIRELESS_SECURITY_WPS_METHOD,
+			     (guint)NM_SETTING_WIRELESS_SECURITY_WPS_METHOD_DISABLED,
+			     NULL);
 	} else if (g_strcmp0(s, "ipv4.dhcp-client-id") == 0) {
 		g_object_set(ip4, NM_SETTING_IP4_CONFIG_DHCP_CLIENT_ID, f->value, NULL);
 	} else if (g_strcmp0(s, "ipv4.dhcp-send-hostname") == 0) {

@@ -22,6 +22,7 @@ clean_input(void)
 		.ip6_privacy = 2,
 		.dhcp_client_id = NULL,
 		.dhcp_duid = "stable-uuid",
+		.dhcp_iaid = "stable",
 	};
 	return in;
 }
@@ -105,6 +106,21 @@ test_audit_each_leak(void)
 	in.dhcp4_send_hostname = TRUE;
 	in.dhcp6_send_hostname = TRUE;
 	expect(&in, "dhcp-hostname-ipv4 dhcp-hostname-ipv6");
+	/* NetworkManager's default IAID, a hash of the interface's name, the
+	 * card's own address, a number: the same in every session */
+	in = clean_input();
+	in.dhcp_iaid = NULL;
+	expect(&in, "dhcp-iaid-fixed");
+	in.dhcp_iaid = "perm-mac";
+	expect(&in, "dhcp-iaid-fixed");
+	in.dhcp_iaid = "0x1234";
+	expect(&in, "dhcp-iaid-fixed");
+	/* the current address's, or from the stable-id harden renews */
+	in.dhcp_iaid = "mac";
+	expect(&in, "");
+	in.ipv6_method = "link-local";
+	in.dhcp_iaid = NULL;
+	expect(&in, "");
 }
 
 /* What does not apply is not reported: no IPv6, no DHCP. */
@@ -118,6 +134,7 @@ test_audit_only_what_applies(void)
 	in.addr_gen_mode = MG_ADDR_GEN_EUI64;
 	in.ip6_privacy = 0;
 	in.dhcp_duid = NULL;
+	in.dhcp_iaid = NULL;
 	in.dhcp6_send_hostname = TRUE;
 	in.ipv4_method = "manual";
 	in.dhcp_client_id = "perm-mac";
@@ -178,6 +195,9 @@ test_audit_hotspot(void)
 	in.ipv4_method = "shared";
 	in.ipv6_method = "ignore";
 	in.ssid = "FreedomBox_nomap";
+	in.ap_key_mgmt = "sae";
+	in.ap_rsn_ccmp = TRUE;
+	in.ap_wps_disabled = TRUE;
 	expect(&in, "");
 	/* The same checks do not apply to a client profile. */
 	in.device_class = MG_DEVICE_CLASS_WIFI;
@@ -187,8 +207,10 @@ test_audit_hotspot(void)
 	expect(&in, "");
 
 	in.device_class = MG_DEVICE_CLASS_AP;
+	in.ap_key_mgmt = NULL; /* open: no security setting */
 	found = mg_audit_profile(&in);
-	g_assert_cmpuint(found->len, ==, 3);
+	g_assert_cmpuint(found->len, ==, 4);
+	g_assert_true(find(found, "ap-wps")->advice);
 	f = find(found, "ap-bssid-fixed");
 	g_assert_false(f->advice);
 	g_assert_cmpstr(f->fix, ==, "macguise policy 'FreedomBox' rotate=daily");
@@ -206,11 +228,81 @@ test_audit_hotspot(void)
 	/* A rotating hotspot that is secured only has its name left. */
 	in.rotate = MG_ROTATE_INTERVAL;
 	in.open = FALSE;
+	in.ap_key_mgmt = "sae";
 	expect(&in, "ap-ssid-mapped");
 	/* macguise off: the off finding says it all for the address. */
 	in.mode = MG_MODE_OFF;
 	in.rotate = MG_ROTATE_NEVER;
 	expect(&in, "macguise-off ap-ssid-mapped");
+}
+
+/* WPS, which wpa_supplicant's access point runs unless told otherwise
+ * (wpa_supplicant/ap.c): harden turns it off where NetworkManager can say
+ * so; an open hotspot has nothing to say it with. */
+static void
+test_audit_hotspot_wps(void)
+{
+	MgAuditInput in = clean_input();
+	g_autoptr(GPtrArray) found = NULL;
+	const MgFinding *f;
+
+	in.id = "FreedomBox";
+	in.device_class = MG_DEVICE_CLASS_AP;
+	in.ipv4_method = "shared";
+	in.ipv6_method = "ignore";
+	in.ssid = "FreedomBox_nomap";
+	in.ap_key_mgmt = "wpa-psk";
+	in.ap_rsn_ccmp = TRUE;
+	g_assert_cmpint(mg_ap_wps(&in), ==, MG_AP_WPS_ON);
+	found = mg_audit_profile(&in);
+	g_assert_cmpuint(found->len, ==, 1);
+	f = find(found, "ap-wps");
+	g_assert_false(f->advice);
+	g_assert_cmpint(f->severity, ==, MG_SEVERITY_HIGH);
+	g_assert_true(mg_finding_kept(f));
+	g_assert_cmpstr(f->fix,
+			==,
+			"nmcli connection modify 'FreedomBox' "
+			"802-11-wireless-security.wps-method 'disabled'");
+	g_clear_pointer(&found, g_ptr_array_unref);
+	in.ap_key_mgmt = "sae";
+	expect(&in, "ap-wps");
+	in.ap_key_mgmt = "owe";
+	expect(&in, "ap-wps");
+	/* told otherwise */
+	in.ap_wps_disabled = TRUE;
+	expect(&in, "");
+	g_assert_cmpint(mg_ap_wps(&in), ==, MG_AP_WPS_OFF);
+	in.ap_wps_disabled = FALSE;
+	/* no WPS where WPS 2.0 forbids it: WEP, Enterprise, WPA/TKIP only */
+	in.ap_key_mgmt = "none";
+	expect(&in, "");
+	in.ap_key_mgmt = "wpa-eap";
+	expect(&in, "");
+	in.ap_key_mgmt = "wpa-psk";
+	in.ap_rsn_ccmp = FALSE;
+	expect(&in, "");
+	/* nor for a hidden SSID */
+	in.ap_rsn_ccmp = TRUE;
+	in.hidden = TRUE;
+	expect(&in, "");
+	/* an open hotspot: NetworkManager passes nothing; a password first */
+	in.hidden = FALSE;
+	in.ap_key_mgmt = NULL;
+	in.open = TRUE;
+	g_assert_cmpint(mg_ap_wps(&in), ==, MG_AP_WPS_ON_OPEN);
+	found = mg_audit_profile(&in);
+	f = find(found, "ap-wps");
+	g_assert_true(f->advice);
+	g_assert_false(mg_finding_kept(f));
+	g_assert_true(strstr(f->fix, "wps-method disabled") != NULL);
+	g_clear_pointer(&found, g_ptr_array_unref);
+	/* a client profile has no WPS of its own to report */
+	in.device_class = MG_DEVICE_CLASS_WIFI;
+	in.open = FALSE;
+	in.ap_key_mgmt = "wpa-psk";
+	g_assert_cmpint(mg_ap_wps(&in), ==, MG_AP_WPS_OFF);
+	expect(&in, "");
 }
 
 /* An SSID has 32 bytes at most: the suggested name is cut to fit, never
@@ -380,6 +472,7 @@ main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/audit/hotspot", test_audit_hotspot);
+	g_test_add_func("/audit/hotspot-wps", test_audit_hotspot_wps);
 	g_test_add_func("/audit/nomap-fits", test_audit_nomap_fits);
 	g_test_add_func("/audit/clean-profile", test_audit_clean_profile);
 	g_test_add_func("/audit/each-leak", test_audit_each_leak);
