@@ -15,7 +15,8 @@
                                probe: {"kind": "arp-probe"|"ns-dad", "src": MAC}
   peer.py frames IFACE FILE READY
                                write one JSON line per frame received, from
-                               the first: {"src": MAC, "type": ethertype},
+                               the first: {"src": MAC, "type": ethertype,
+                               "raw": the frame in hex},
                                and for a DHCP client's message "dhcp":
                                {"msg": option 53, "requested": option 50 or
                                null, "ciaddr": its ciaddr or null}, and for
@@ -199,7 +200,7 @@ def frames(iface, path, ready):
                 continue
             record = {"src": mac_text(frame[6:12]),
                       "type": struct.unpack("!H", frame[12:14])[0],
-                      "time": time.monotonic()}
+                      "time": time.monotonic(), "raw": frame.hex()}
             dhcp = dhcp_client_message(frame)
             if dhcp is not None:
                 record["dhcp"] = dhcp
