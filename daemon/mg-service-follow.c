@@ -179,13 +179,20 @@ mg_service_connection_seen(MgService *self, NMRemoteConnection *rc)
 }
 
 /* libnm's copy of the profile changed: it has fetched NetworkManager's new
- * settings, so it is current again. */
+ * settings, so it is current again. A write of macguised's that returned
+ * before is in it, or was overtaken by a later edit: NetworkManager
+ * answered libnm's fetch after the write, on the same bus connection as
+ * the write's reply. So the write settles here whatever the copy shows,
+ * not only when it shows the write: an edit landing at once after it
+ * (a stale copy written back) would else keep it unsettled, and the
+ * profile undecided, for good. */
 static void
 mg_service_connection_changed(NMConnection *connection, gpointer user_data)
 {
 	MgService *self = user_data;
 
 	g_hash_table_remove(self->unsettled, nm_connection_get_path(connection));
+	g_hash_table_remove(self->settling, nm_connection_get_uuid(connection));
 	mg_service_connection_seen(self, NM_REMOTE_CONNECTION(connection));
 }
 

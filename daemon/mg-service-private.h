@@ -146,7 +146,8 @@ typedef struct {
 	gboolean for_conflict; /* a recovery, not a rotation */
 	MgDeviceClass device_class;
 	gboolean new_stable_id;
-	char *basis; /* mg_profile_basis() of the copy the write was decided on */
+	char *basis;        /* mg_profile_basis() of the copy the write was decided on */
+	guint64 version_id; /* the VersionId the copy written was read at (0: none) */
 } MgWrite;
 
 /* While the macguise command holds the profile lock, writes try again this
@@ -171,6 +172,7 @@ void mg_write_free(MgWrite *w);
 void mg_service_write_done(GObject *source, GAsyncResult *result, gpointer user_data);
 void mg_service_write_failed(MgService *self, MgWrite *w, const GError *error);
 void mg_service_write_superseded(MgService *self, MgWrite *w);
+void mg_service_write_mismatched(MgService *self, MgWrite *w);
 void mg_service_write_over(MgService *self, NMRemoteConnection *rc);
 
 /* Forgetting profiles that left NetworkManager (mg-service-follow.c,

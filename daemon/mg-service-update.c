@@ -5,6 +5,8 @@
 
 #include "mg-service-private.h"
 
+#include <stdio.h>
+
 /* One profile write, in three steps: the profile lock, so that the macguise
  * command does not write the profile at the same time (mg-profile-lock.h);
  * NetworkManager's current copy of the profile; then Update2 with that copy
@@ -13,9 +15,17 @@
  * the current copy only while NetworkManager has announced no change libnm
  * has not fetched (mg-service-follow.c), else the copy is read from
  * NetworkManager. A current copy whose basis differs from the decided
- * one's is not written: the decision is made again on it. (NetworkManager
- * 1.44's Update2 can refuse a write to a profile changed meanwhile; Debian
- * 12's 1.42 cannot.) */
+ * one's is not written: the decision is made again on it.
+ *
+ * That leaves the instant between reading the copy and NetworkManager
+ * writing it: an edit landing there would be undone. NetworkManager 1.44
+ * (Debian 13) closes it: Update2 takes the profile's VersionId and refuses
+ * the write if the profile changed since. There the copy is read from
+ * NetworkManager after its VersionId, every time — the other order could
+ * pair a newer VersionId with an older copy, and libnm's copy can lag its
+ * VersionId — and a refused write is decided again on the new copy
+ * (mg_service_write_mismatched). Debian 12's 1.42 has no VersionId: the
+ * instant stays, as narrow as a round trip. */
 
 static gboolean
 mg_service_take_lock(MgService *self)
@@ -162,6 +172,19 @@ mg_service_write_needless(MgService *self, MgWrite *w)
 	mg_write_free(w);
 }
 
+/* Update2's arguments: the VersionId the copy was read at, if any. */
+static GVariant *
+mg_service_update_args(const MgWrite *w)
+{
+	GVariantBuilder args;
+
+	if (w->version_id == 0)
+		return NULL;
+	g_variant_builder_init(&args, G_VARIANT_TYPE_VARDICT);
+	g_variant_builder_add(&args, "{sv}", "version-id", g_variant_new_uint64(w->version_id));
+	return g_variant_builder_end(&args);
+}
+
 /* @current is NetworkManager's current copy of @w's profile: written with
  * macguise's keys, unless the profile changed since the decision. */
 static void
@@ -186,7 +209,7 @@ mg_service_update_with(MgWrite *w, NMRemoteConnection *rc, NMConnection *current
 	nm_remote_connection_update2(rc,
 				     nm_connection_to_dbus(current, NM_CONNECTION_SERIALIZE_ALL),
 				     NM_SETTINGS_UPDATE2_FLAG_TO_DISK,
-				     NULL,
+				     mg_service_update_args(w),
 				     NULL,
 				     mg_service_write_done,
 				     w);
@@ -223,27 +246,21 @@ mg_service_update_read(GObject *source, GAsyncResult *result, gpointer user_data
 	mg_service_update_with(w, rc, current);
 }
 
-/* NetworkManager's current copy of the profile (under the lock): libnm's,
- * unless NetworkManager changed the profile since libnm last fetched it
- * (mg_service_profile_updated); then read from NetworkManager. Reading
- * every profile before each write would cost NetworkManager a fifth more
- * work, and a round trip, per write. */
+static const char *
+mg_write_path(const MgWrite *w)
+{
+	return w->rc != NULL ? nm_connection_get_path(NM_CONNECTION(w->rc)) : "/";
+}
+
+/* The profile as NetworkManager has it now. */
 static void
-mg_service_update_start(MgWrite *w)
+mg_service_update_fetch(MgWrite *w)
 {
 	NMClient *client = w->self->client;
-	NMRemoteConnection *rc = w->rc;
-
-	if (rc != NULL && nm_object_get_client(NM_OBJECT(rc)) != NULL &&
-	    !g_hash_table_contains(w->self->unsettled, nm_connection_get_path(NM_CONNECTION(rc)))) {
-		g_autoptr(NMConnection) current = nm_simple_connection_new_clone(NM_CONNECTION(rc));
-		mg_service_update_with(w, rc, current);
-		return;
-	}
 
 	g_dbus_connection_call(nm_client_get_dbus_connection(client),
 			       nm_client_get_dbus_name_owner(client),
-			       rc != NULL ? nm_connection_get_path(NM_CONNECTION(rc)) : "/",
+			       mg_write_path(w),
 			       NM_DBUS_INTERFACE_SETTINGS_CONNECTION,
 			       "GetSettings",
 			       NULL,
@@ -253,6 +270,93 @@ mg_service_update_start(MgWrite *w)
 			       NULL,
 			       mg_service_update_read,
 			       w);
+}
+
+static void
+mg_service_update_read_version(GObject *source, GAsyncResult *result, gpointer user_data)
+{
+	MgWrite *w = user_data;
+	g_autoptr(GVariant) ret =
+	    g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, NULL);
+	g_autoptr(GVariant) value = NULL;
+
+	/* (none: the profile is gone, which the read of the copy reports) */
+	if (ret != NULL) {
+		g_variant_get(ret, "(v)", &value);
+		if (g_variant_is_of_type(value, G_VARIANT_TYPE_UINT64))
+			w->version_id = g_variant_get_uint64(value);
+	}
+	mg_service_update_fetch(w);
+}
+
+/* Whether NetworkManager's Update2 takes a VersionId (1.44 and later). */
+static gboolean
+mg_service_nm_checks_versions(MgService *self)
+{
+	const char *version = nm_client_get_version(self->client);
+	guint major = 0, minor = 0;
+
+	return version != NULL && sscanf(version, "%u.%u", &major, &minor) == 2 &&
+	       (major > 1 || (major == 1 && minor >= 44));
+}
+
+/* NetworkManager's current copy of the profile (under the lock). Where
+ * Update2 takes a VersionId: its VersionId, then the copy, both read from
+ * NetworkManager. Else libnm's copy, unless NetworkManager changed the
+ * profile since libnm last fetched it (mg_service_profile_updated); then
+ * read from NetworkManager. (Reading every profile before each write
+ * costs NetworkManager a fifth more work, and a round trip, per write.) */
+static void
+mg_service_update_start(MgWrite *w)
+{
+	NMClient *client = w->self->client;
+	NMRemoteConnection *rc = w->rc;
+
+	w->version_id = 0;
+	if (rc != NULL && nm_object_get_client(NM_OBJECT(rc)) != NULL &&
+	    mg_service_nm_checks_versions(w->self)) {
+		g_dbus_connection_call(
+		    nm_client_get_dbus_connection(client),
+		    nm_client_get_dbus_name_owner(client),
+		    mg_write_path(w),
+		    "org.freedesktop.DBus.Properties",
+		    "Get",
+		    g_variant_new("(ss)", NM_DBUS_INTERFACE_SETTINGS_CONNECTION, "VersionId"),
+		    G_VARIANT_TYPE("(v)"),
+		    G_DBUS_CALL_FLAGS_NONE,
+		    -1,
+		    NULL,
+		    mg_service_update_read_version,
+		    w);
+		return;
+	}
+	if (rc != NULL && nm_object_get_client(NM_OBJECT(rc)) != NULL &&
+	    !g_hash_table_contains(w->self->unsettled, nm_connection_get_path(NM_CONNECTION(rc)))) {
+		g_autoptr(NMConnection) current = nm_simple_connection_new_clone(NM_CONNECTION(rc));
+		mg_service_update_with(w, rc, current);
+		return;
+	}
+	mg_service_update_fetch(w);
+}
+
+/* NetworkManager refused the write: the profile changed after its copy was
+ * read. Nothing was written; as for a copy found changed, the decision is
+ * made again on the new one, now if libnm has it, else when it does. */
+void
+mg_service_write_mismatched(MgService *self, MgWrite *w)
+{
+	NMRemoteConnection *rc =
+	    w->rc != NULL && nm_object_get_client(NM_OBJECT(w->rc)) != NULL ? w->rc : NULL;
+	gboolean fetched = rc != NULL && !g_hash_table_contains(self->unsettled, mg_write_path(w));
+
+	g_message("profile '%s': changed by another program as macguise wrote it; nothing "
+		  "undone, deciding again",
+		  w->id);
+	mg_service_write_superseded(self, w);
+	if (w->assign)
+		mg_state_ensure_profile(self->rt.state, w->uuid)->pending = TRUE;
+	mg_service_write_over(self, fetched ? rc : NULL);
+	mg_write_free(w);
 }
 
 static gboolean

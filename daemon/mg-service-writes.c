@@ -92,6 +92,23 @@ mg_service_write_superseded(MgService *self, MgWrite *w)
 	g_hash_table_remove(self->reactivate, w->uuid);
 }
 
+/* NetworkManager 1.44's NM_SETTINGS_ERROR_VERSION_ID_MISMATCH, which
+ * Debian 12's libnm headers do not name. */
+#define MG_NM_SETTINGS_ERROR_VERSION_ID_MISMATCH 8
+#if NM_CHECK_VERSION(1, 44, 0)
+G_STATIC_ASSERT(MG_NM_SETTINGS_ERROR_VERSION_ID_MISMATCH == NM_SETTINGS_ERROR_VERSION_ID_MISMATCH);
+#endif
+
+static gboolean
+mg_nm_is_version_mismatch(const GError *error)
+{
+	g_autofree char *remote = g_dbus_error_get_remote_error(error);
+
+	return g_error_matches(
+		   error, NM_SETTINGS_ERROR, MG_NM_SETTINGS_ERROR_VERSION_ID_MISMATCH) ||
+	       g_strcmp0(remote, "org.freedesktop.NetworkManager.Settings.VersionIdMismatch") == 0;
+}
+
 void
 mg_service_write_failed(MgService *self, MgWrite *w, const GError *error)
 {
@@ -234,6 +251,10 @@ mg_service_write_done(GObject *source, GAsyncResult *result, gpointer user_data)
 
 	g_hash_table_remove(self->in_flight, w->uuid);
 	mg_service_write_ended(self);
+	if (ret == NULL && mg_nm_is_version_mismatch(error)) {
+		mg_service_write_mismatched(self, w);
+		return;
+	}
 	if (ret == NULL) {
 		mg_service_write_failed(self, w, error);
 	} else {

@@ -9,6 +9,7 @@ import os
 import re
 import select
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -520,6 +521,85 @@ class MacguisedMonitor:
         self.p.terminate()
         self.p.wait(timeout=10)
         return False
+
+
+def nm_version():
+    p = NM.run("gdbus", "call", "--system", "--dest", "org.freedesktop.NetworkManager",
+               "--object-path", "/org/freedesktop/NetworkManager", "--method",
+               "org.freedesktop.DBus.Properties.Get", "org.freedesktop.NetworkManager", "Version",
+               ns=NM.ns)
+    return tuple(int(x) for x in re.search(r"'(\d+)\.(\d+)", p.stdout).groups())
+
+
+def nm_pid():
+    return next(p.pid for n, p in NM.pids if n == "nm")
+
+
+@mgtap.test
+def an_edit_landing_between_macguiseds_read_and_its_write_is_not_undone():
+    # Another program's edit lands after macguised read the profile and
+    # before its write reaches NetworkManager. NetworkManager is stopped
+    # (SIGSTOP) to order the messages: macguised's first one for the profile
+    # is queued, then the edit, then NetworkManager goes on. Where Update2
+    # takes a VersionId (NetworkManager 1.44, Debian 13) macguised reads it
+    # first and its write is refused: it decides again on the edited copy.
+    # On 1.42 (Debian 12), with no VersionId, macguised writes from libnm's
+    # copy at once, so its write lands first and the edit, made from an older
+    # copy, after it: kept as well, its earlier address repaired.
+    NM.add_ethernet("vx")
+    old, uuid = wait_cloned("vx"), uuid_of("vx")
+    NM.macguised_caught_up()
+    path = re.search(r"objectpath '([^']+)'", NM.run(
+        "gdbus", "call", "--system", "--dest", "org.freedesktop.NetworkManager",
+        "--object-path", "/org/freedesktop/NetworkManager/Settings", "--method",
+        "org.freedesktop.NetworkManager.Settings.GetConnectionByUuid", uuid, ns=NM.ns).stdout).group(1)
+    got = NM.run("gdbus", "call", "--system", "--dest", "org.freedesktop.NetworkManager",
+                 "--object-path", path, "--method",
+                 "org.freedesktop.NetworkManager.Settings.Connection.GetSettings", ns=NM.ns).stdout
+    edited = got.strip()[1:-2].replace("'id': <'vx'>", "'id': <'vx-edited'>")
+    assert "vx-edited" in edited, got
+    checks_versions = nm_version() >= (1, 44)
+    first = "member=Get" if checks_versions else "member=Update2"
+    log = os.path.join(NM.dir, "macguised.log")
+    seen = len(open(log, encoding="utf-8").read())
+    monitor = subprocess.Popen(["ip", "netns", "exec", NM.ns, "dbus-monitor", "--system",
+                                f"type='method_call',path='{path}'"],
+                               env=NM.env, stdout=subprocess.PIPE)
+    stopped = False
+    try:
+        PENDING.pop(monitor.stdout.fileno(), None)
+        read_until(monitor.stdout, lambda line: "NameAcquired" in line or "NameLost" in line)
+        os.kill(nm_pid(), signal.SIGSTOP)
+        stopped = True
+        assert rotate(uuid, True)[uuid][0] != "refused"
+        read_until(monitor.stdout, lambda line: first in line)
+        edit = subprocess.Popen(
+            ["ip", "netns", "exec", NM.ns, "gdbus", "call", "--system",
+             "--dest", "org.freedesktop.NetworkManager", "--object-path", path, "--method",
+             "org.freedesktop.NetworkManager.Settings.Connection.Update2", edited, "uint32 1",
+             "@a{sv} {}"],
+            env=NM.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        # the edit's own (on 1.42, after macguised's, read above)
+        read_until(monitor.stdout, lambda line: "member=Update2" in line)
+    finally:
+        if stopped:
+            os.kill(nm_pid(), signal.SIGCONT)
+        monitor.terminate()
+        monitor.wait(timeout=10)
+    out, err = edit.communicate(timeout=30)
+    assert edit.returncode == 0, err
+    NM.wait_for("the edit kept and a new address in it",
+                lambda: NM.nmcli("-g", "connection.id", "connection", "show", uuid).stdout.strip()
+                == "vx-edited" and MAC_RE.match(cloned(uuid)) and cloned(uuid) != old, timeout=30)
+    NM.macguised_caught_up()
+    new = cloned(uuid)
+    assert new != old and NM.nmcli("-g", "connection.id", "connection", "show",
+                                   uuid).stdout.strip() == "vx-edited"
+    told = open(log, encoding="utf-8").read()[seen:]
+    assert ("changed by another program as macguise wrote it" in told) == checks_versions, told
+    status = NM.macguise_status(uuid)
+    assert status["address"] == new and not status.get("user-owned", False), status
+    NM.nmcli("connection", "delete", uuid)
 
 
 @mgtap.test
