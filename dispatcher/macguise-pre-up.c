@@ -3,14 +3,16 @@
  * dispatcher runs it for every event of every profile once pre-up.d holds
  * a script, and waits for pre-up; most of those need nothing. This part
  * links nothing but libc, so that it costs what a shell script would: it
- * leaves at once for other events and for the profiles macguised's
- * link-check index lists, and hands everything else, argv and environment
- * unchanged but for the instant it started, to macguise-link-check, which
+ * leaves at once for other events, for loopback and for the profiles
+ * macguised's link-check index lists, and hands everything else, argv and
+ * environment unchanged but for the instant it started, to
+ * macguise-link-check, which
  * asks macguised and checks the link. It never fails the activation. */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +57,30 @@ mg_index_skips(const char *uuid)
 	       mg_link_check_index_lookup(data, got, uuid) == MG_LINK_CHECK_INDEX_SKIP;
 }
 
+/* Whether @iface is a loopback device, which has no address to check
+ * (NetworkManager 1.52 activates lo at its start, before macguised runs). */
+static int
+mg_is_loopback(const char *iface)
+{
+	char path[64], text[32];
+	ssize_t n;
+	int fd;
+
+	if (iface == NULL || iface[0] == '\0' || strchr(iface, '/') != NULL ||
+	    strlen(iface) >= IFNAMSIZ)
+		return 0;
+	snprintf(path, sizeof(path), "/sys/class/net/%s/flags", iface);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	text[n] = '\0';
+	return (strtoul(text, NULL, 16) & IFF_LOOPBACK) != 0;
+}
+
 /* The hook's start, for the checker: its window counts from here, so that
  * the checker's own start is spent inside the window, not after it. */
 static void
@@ -84,6 +110,8 @@ main(int argc, char **argv)
 		if (action == NULL && argc > 2)
 			action = argv[2];
 		if (action == NULL || strcmp(action, "pre-up") != 0)
+			return 0;
+		if (mg_is_loopback(argc > 1 ? argv[1] : getenv("DEVICE_IFACE")))
 			return 0;
 		if (uuid != NULL && mg_index_skips(uuid))
 			return 0;
