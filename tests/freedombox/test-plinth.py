@@ -23,7 +23,6 @@ Usage: test-plinth.py MACGUISED MACGUISE APP SCREENSHOT-DIR
 APP is the app's source folder (freedombox/ in the tree: it is installed
 where its package puts it) or the freedombox-macguise .deb (unpacked).
 """
-import glob
 import json
 import os
 import shutil
@@ -31,7 +30,6 @@ import subprocess
 import sys
 import tempfile
 import traceback
-import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 INNER = "MG_PLINTH_NAMESPACES"
@@ -47,8 +45,18 @@ sys.path.insert(0, os.path.join(HERE, "..", "nm"))
 import mgtap  # noqa: E402
 from nmnetns import NmNetns  # noqa: E402
 from fbxdeb import freedombox_deb  # noqa: E402
+from fbxinstall import AppPackage  # noqa: E402
+import fbxweb  # noqa: E402
+from fbxsystem import (PRIVILEGED_DAEMON, install_freedombox, macguise_dirs,  # noqa: E402
+                       private_system, run_web_service, sh, start_privileged_daemon)
+from fbxweb import (ERROR, diagnostics_rows, find, finds, follow, page_test, shot,  # noqa: E402
+                    shot_of, submit, wait_page)
 
 MACGUISED, CLI, APP, SHOTS = sys.argv[1:5]
+APP_PACKAGE = AppPackage(APP)
+# where FreedomBox 23.6 reads the app's entry, and where 25 and later do
+ENTRY_ETC = "/etc/plinth/modules-enabled/macguise"
+ENTRY_USR = "/usr/share/freedombox/modules-enabled/macguise"
 PORT = 8000
 # FreedomBox's URL prefix (its cfg.server_dir: /plinth, /freedombox in
 # 26.x), as plinth_prepare.py reads it, and its pages' URL
@@ -56,72 +64,7 @@ PREFIX = BASE = None
 FREEDOMBOX_DEB = freedombox_deb()
 FREEDOMBOX_VERSION = subprocess.run(["dpkg-deb", "-f", FREEDOMBOX_DEB, "Version"], check=True,
                                     capture_output=True, text=True).stdout.strip()
-# 26.x's daemon for privileged actions (systemd starts it on a FreedomBox)
-PRIVILEGED_DAEMON = "/usr/lib/freedombox/freedombox-privileged"
 USER, PASSWORD = "owner", "a long test passphrase 7"
-# The modules FreedomBox's own page templates link to (sso until 26.x);
-# every other FreedomBox app stays off, and none is set up (see
-# plinth_prepare.py).
-PLINTH_MODULES = ("backups", "diagnostics", "help", "power", "sso", "storage", "users")
-
-
-def sh(*cmd, **kwargs):
-    p = subprocess.run(cmd, capture_output=True, text=True, **kwargs)
-    if p.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)}: exit {p.returncode}:\n{p.stderr[-3000:]}")
-    return p
-
-
-def private_system(top):
-    """Overlays on /etc, /usr and /var, and a fresh /run, in this mount
-    namespace only."""
-    for d in ("etc", "usr", "var"):
-        upper, work = os.path.join(top, d + "-upper"), os.path.join(top, d + "-work")
-        os.makedirs(upper)
-        os.makedirs(work)
-        sh("mount", "-t", "overlay", "overlay", "-o",
-           f"lowerdir=/{d},upperdir={upper},workdir={work}", f"/{d}")
-    sh("mount", "-t", "tmpfs", "-o", "mode=755", "tmpfs", "/run")
-    sh("ip", "link", "set", "lo", "up")
-
-
-def install_freedombox(deb):
-    sh("dpkg-deb", "-x", deb, "/")
-    # FreedomBox's own list of apps: /etc/plinth/modules-enabled (23.6) or
-    # /usr/share/freedombox/modules-enabled (25, 26); 25 and 26 still read
-    # the first, where the app's package puts its entry.
-    for packaged in ("/etc/plinth/modules-enabled", "/usr/share/freedombox/modules-enabled"):
-        for name in os.listdir(packaged) if os.path.isdir(packaged) else ():
-            if name not in PLINTH_MODULES:
-                os.unlink(os.path.join(packaged, name))
-    enabled = "/etc/plinth/modules-enabled"
-    os.makedirs(enabled, exist_ok=True)
-    if APP.endswith(".deb"):
-        sh("dpkg-deb", "-x", APP, "/")
-    else:  # as packaging/debian/rules and freedombox-macguise.install do
-        app = "/usr/lib/python3/dist-packages/macguise_freedombox"
-        shutil.copytree(os.path.join(APP, "macguise_freedombox"), app)
-        for po in glob.glob(f"{app}/*/locale/*/LC_MESSAGES/django.po"):
-            sh("msgfmt", "-c", "-o", po[:-3] + ".mo", po)
-            os.unlink(po)
-        shutil.copy(os.path.join(APP, "modules-enabled", "macguise"), enabled)
-    shutil.copy(CLI, "/usr/bin/macguise")
-    with open("/etc/plinth/plinth.config", "w") as f:
-        f.write(f"[Network]\nhost = 127.0.0.1\nport = {PORT}\n")
-    os.makedirs("/var/lib/plinth", exist_ok=True)
-
-
-def macguise_dirs(nm):
-    """macguised's directories where the command (run by FreedomBox through
-    sudo, which clears the environment) looks: bound over the defaults."""
-    nm.use_macguise_dirs()
-    for test_dir, path in (("state", "/var/lib/macguise"), ("config", "/etc/macguise"),
-                           ("run", "/run/macguise")):
-        os.makedirs(path, exist_ok=True)
-        sh("mount", "--bind", os.path.join(nm.dir, test_dir), path)
-    os.makedirs("/run/dbus")
-    open("/run/dbus/system_bus_socket", "w").close()
-    sh("mount", "--bind", nm.bus, "/run/dbus/system_bus_socket")
 
 
 def start_plinth(nm):
@@ -132,45 +75,17 @@ def start_plinth(nm):
     global PREFIX, BASE
     sh("adduser", "--system", "--quiet", "--group", "--no-create-home",
        "--home", "/var/lib/plinth", "plinth")
-    if os.path.exists(PRIVILEGED_DAEMON):
-        # as freedombox-privileged.service, root; it makes its socket
-        nm.spawn("freedombox-privileged", "/usr/bin/python3", PRIVILEGED_DAEMON,
-                 env={k: v for k, v in os.environ.items() if k != "DBUS_SYSTEM_BUS_ADDRESS"})
-        nm.wait_for("FreedomBox's privileged daemon",
-                    lambda: os.path.exists("/run/freedombox/privileged.socket"), timeout=60)
+    start_privileged_daemon(nm)
     prepared = sh("/usr/bin/python3", os.path.join(HERE, "plinth_prepare.py"), USER, PASSWORD,
                   cwd="/var/lib/plinth")
     PREFIX = json.loads(prepared.stdout.splitlines()[-1])["server_dir"]
-    BASE = f"http://127.0.0.1:{PORT}{PREFIX}"
+    BASE = fbxweb.BASE = f"http://127.0.0.1:{PORT}{PREFIX}"
     sh("chown", "-R", "plinth:plinth", "/var/lib/plinth")
-    env = {k: v for k, v in os.environ.items() if k != "DBUS_SYSTEM_BUS_ADDRESS"}
-    env["HOME"] = "/var/lib/plinth"
-    nm.spawn("plinth", "setpriv", "--reuid=plinth", "--regid=plinth", "--init-groups",
-             "/usr/bin/python3", "/usr/bin/plinth", env=env)
-
-    def answers():
-        try:
-            with urllib.request.urlopen(BASE + "/", timeout=5):
-                return True
-        except OSError:
-            return False
-    nm.wait_for("FreedomBox's web service", answers, timeout=120)
+    run_web_service(nm, BASE)
 
 
-def browser():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                "--window-size=1280,1400", "--lang=en-US"):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    driver.implicitly_wait(0)
-    return driver
-
-
-NM = NmNetns(managed=("veth0",))
+NM = fbxweb.NM = NmNetns(managed=("veth0",))
+fbxweb.SHOTS = SHOTS
 TOP = tempfile.mkdtemp(prefix="mg-plinth-")
 DRIVER = None
 
@@ -192,10 +107,10 @@ def set_up():
     NM.wait_cloned("cafe", setting="802-11-wireless")
     NM.wait_cloned("hotspot", setting="802-11-wireless")
     NM.nmcli("connection", "up", "wan")
-    install_freedombox(FREEDOMBOX_DEB)
+    install_freedombox(FREEDOMBOX_DEB, APP_PACKAGE, CLI, MACGUISED, PORT)
     start_plinth(NM)
     os.makedirs(SHOTS, exist_ok=True)
-    DRIVER = browser()
+    DRIVER = fbxweb.DRIVER = fbxweb.browser()
 
 
 def tear_down():
@@ -212,70 +127,6 @@ def tear_down():
 def cli_json(*args):
     p = NM.run(CLI, *args, "--json", ns=NM.ns)
     return json.loads(p.stdout)
-
-
-def wait_page(predicate, what, timeout=60):
-    NM.wait_for(what, lambda: predicate(DRIVER), timeout=timeout)
-
-
-def shot(name):
-    DRIVER.save_screenshot(os.path.join(SHOTS, name + ".png"))
-
-
-def find(css):
-    from selenium.webdriver.common.by import By
-    return DRIVER.find_element(By.CSS_SELECTOR, css)
-
-
-def finds(css):
-    from selenium.webdriver.common.by import By
-    return DRIVER.find_elements(By.CSS_SELECTOR, css)
-
-
-def submit(element):
-    """Click a button (or submit a form) and wait for the page it leads to:
-    the old page gone, an alert on the new one; the alert's text and
-    whether it is an error."""
-    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
-    old_page = find("html")
-    if element.tag_name == "form":
-        element.submit()
-    else:
-        element.click()
-
-    def replaced(_driver):
-        try:
-            old_page.tag_name
-            return False
-        except StaleElementReferenceException:
-            return True
-        except WebDriverException as error:
-            # Debian 13's chromedriver says so in its own words when the
-            # page it asked about has just been replaced
-            if "does not belong to the document" in str(error):
-                return True
-            raise
-    wait_page(replaced, "the next page")
-    wait_page(lambda d: finds(".alert-success") or finds(".alert-danger"), "its message")
-    errors = finds(".alert-danger")
-    return (errors or finds(".alert-success"))[0].text, bool(errors)
-
-
-def page_test(fn):
-    """A browser test: on failure, the page as the browser had it is kept
-    beside the screenshots (failed-NAME.png and .html)."""
-    def run():
-        try:
-            fn()
-        except Exception:
-            shot("failed-" + fn.__name__)
-            with open(os.path.join(SHOTS, f"failed-{fn.__name__}.html"), "w") as f:
-                f.write(DRIVER.page_source)
-            for line in NM.log_tail("plinth", 40).splitlines():
-                print("# plinth: " + line)
-            raise
-    run.__name__ = fn.__name__
-    return mgtap.test(run)
 
 
 def an_administrator_logs_in_to_freedombox():
@@ -305,6 +156,27 @@ def the_system_page_renders_with_the_app():
     shot("system-page")
 
 
+@mgtap.test
+def the_apps_entry_is_where_this_freedombox_reads_it_and_no_conffile():
+    # shipped in /usr/share, which 25 and later read; for 23.6, whose
+    # package ships /etc/plinth/modules-enabled and which reads only that,
+    # a link postinst makes there (none where FreedomBox has no such
+    # directory)
+    with open(ENTRY_USR) as f:
+        assert "macguise_freedombox.macguise" in f.read().split()
+    if os.path.isdir("/etc/plinth/modules-enabled"):
+        assert os.path.islink(ENTRY_ETC) and os.readlink(ENTRY_ETC) == ENTRY_USR, \
+            os.path.lexists(ENTRY_ETC) and os.lstat(ENTRY_ETC)
+    else:
+        assert not os.path.lexists(ENTRY_ETC)
+    # nothing dpkg would keep after `apt remove`
+    assert APP_PACKAGE.conffiles() == [], APP_PACKAGE.conffiles()
+
+
+VERDICT_WORDS = ("not checked yet", "no other device uses it", "another device uses it",
+                 "could not be checked")
+
+
 @page_test
 def the_system_page_lists_every_connection_with_its_address():
     DRIVER.get(BASE + "/sys/macguise/")
@@ -318,6 +190,24 @@ def the_system_page_lists_every_connection_with_its_address():
         assert NM.cloned(name, setting).lower() in rows[uuid], (name, rows[uuid])
     status = cli_json("status", "wan")["profiles"][0]
     assert status["vendor"] in rows[NM.uuid_of("wan")], rows
+    # the last check in words, never a raw id (none, clean) or a dash
+    for uuid, text in rows.items():
+        assert any(words in text for words in VERDICT_WORDS), text
+    # FreedomBox's own banner for macguised.service (its Daemon component):
+    # the unit is not active here, where no systemd runs it
+    assert find("#service-not-running").is_displayed()
+    assert "MAC Privacy" in find("#service-not-running").text
+    # the app's own part, as the README shows it (docs/freedombox-app*.png)
+    shot_of("#macguise-app", "macguise-app")
+
+
+@page_test
+def learn_more_opens_the_apps_page_of_freedomboxs_manual():
+    DRIVER.get(BASE + "/sys/macguise/")
+    follow(find("p.manual-page a"))
+    wait_page(lambda d: finds("#MACPrivacy"), "the manual page")
+    text = find("#MACPrivacy").text
+    assert "MAC Privacy (macguise)" in text and "port forwarding" in text, text[:300]
 
 
 @page_test
@@ -334,11 +224,29 @@ def keeping_the_wan_address_is_saved_into_the_profile():
 
 
 @page_test
+def rotate_now_on_the_internet_connection_explains_and_asks_first():
+    # the wired connection a router knows the box by: "Rotate now" leads to
+    # a page saying what changes for the router; keeping the address keeps it
+    before = NM.cloned("wan")
+    DRIVER.get(BASE + f"/sys/macguise/profile/{NM.uuid_of('wan')}/")
+    follow(find("#macguise-rotate"))
+    wait_page(lambda d: finds("#macguise-rotate-explained"), "the explanation")
+    text = find("#macguise-rotate-explained").text
+    assert "reservation" in text and "port forwarding" in text, text
+    assert before.lower() in text.lower(), text
+    shot("macguise-rotate-confirm")
+    follow(find("#macguise-rotate-cancel"))
+    wait_page(lambda d: finds("#macguise-profile"), "the connection's page")
+    assert NM.cloned("wan") == before and NM.link_mac() == before.lower()
+
+
+@page_test
 def rotate_now_gives_the_live_link_a_new_address():
     before = NM.cloned("wan")
     assert NM.link_mac() == before.lower()
     DRIVER.get(BASE + f"/sys/macguise/profile/{NM.uuid_of('wan')}/")
-    message, failed = submit(find("#macguise-rotate"))
+    follow(find("#macguise-rotate"))
+    message, failed = submit(find("#macguise-rotate-confirm"))
     assert not failed, message
     after = NM.cloned("wan")
     assert after != before
@@ -376,33 +284,39 @@ def ticking_makers_draws_the_next_address_from_them():
         assert cli_json("status", "cafe")["profiles"][0]["vendor_id"] in ("intel", "azurewave")
 
 
-def diagnostics_rows():
-    """FreedomBox's diagnostics for the app, run from the app's menu as an
-    owner would: {test: result}."""
-    DRIVER.get(BASE + "/sys/macguise/")
-    find("section.toolbar .dropdown-toggle").click()
-    button = find("form.form-diagnostics-button input[type=submit]")
-    wait_page(lambda d: button.is_displayed(), "the app's menu to open")
-    button.click()
-    wait_page(lambda d: finds("table.diagnostics-results tbody tr"), "the diagnostics")
-    rows = {}
-    for row in finds("table.diagnostics-results tbody tr"):
-        cells = row.find_elements("css selector", "td")
-        rows[cells[0].text] = cells[1].text
-    return rows
+def linking(name):
+    """The profile's findings that harden would fix."""
+    return [f for f in cli_json("audit", name)["profiles"][0]["findings"] if not f["advice"]]
+
+
+def linking_text(name, count):
+    if count == 1:
+        return f"Connection {name}: 1 setting links it across addresses"
+    return f"Connection {name}: {count} settings link it across addresses"
 
 
 @page_test
-def freedombox_diagnostics_report_what_links_each_connection():
+def freedombox_diagnostics_warn_only_about_what_the_owner_has_not_chosen():
+    # the hotspot keeps its other identifiers by choice
+    cli_json("policy", "hotspot", "harden=no")
+    assert linking("hotspot"), "the test's hotspot should start with findings"
+    findings = linking("cafe")
+    assert findings, "the test's Wi-Fi profile should start with findings"
+    machine = cli_json("audit")["global"]
+    assert machine, "NetworkManager logs at debug level here: a machine-wide finding"
     rows = diagnostics_rows()
     shot("macguise-diagnostics")
-    assert rows.get("macguised is running") == "passed", rows
-    findings = [f for f in cli_json("audit", "cafe")["profiles"][0]["findings"]
-                if not f["advice"]]
-    assert findings, "the test's Wi-Fi profile should start with findings"
-    assert rows.get(f"Connection cafe: {len(findings)} settings link it across addresses") \
-        == "warning", rows
+    # the Daemon component's check of the unit (not active here: no systemd)
+    assert rows.get("Service macguised is running") == "failed", rows
+    assert rows.get(linking_text("cafe", len(findings))) == "warning", rows
+    assert rows.get("Connection hotspot: keeps its other identifiers, as chosen "
+                    "(hide other identifiers: no)") == "passed", rows
     assert rows.get("Connection wan: nothing links it across addresses") == "passed", rows
+    # machine-wide findings are the page's, not warnings
+    assert [result for result in rows.values() if result == "warning"] == ["warning"], rows
+    DRIVER.get(BASE + "/sys/macguise/")
+    for finding in machine:
+        assert finding["message"] in find("body").text
 
 
 @page_test
@@ -419,6 +333,35 @@ def apply_fixes_hardens_the_connection():
     assert finds("#macguise-kept-hardened")
     assert diagnostics_rows().get("Connection cafe: nothing links it across addresses") \
         == "passed"
+
+
+@page_test
+def diagnostics_repair_hardens_what_they_warned_about():
+    NM.nmcli("connection", "add", "type", "wifi", "con-name", "library", "ssid", "Library",
+             "ifname", "*")
+    NM.wait_cloned("library", setting="802-11-wireless")
+    count = len(linking("library"))
+    assert count, "a new Wi-Fi profile should start with findings"
+    rows = diagnostics_rows()
+    assert rows.get(linking_text("library", count)) == "warning", rows
+    repair = finds("form.form-diagnostics-repair-button input[type=submit]")
+    if not os.path.exists(f"/usr/lib/python3/dist-packages/{FREEDOMBOX_PACKAGE}/"
+                          "diagnostic_check.py"):
+        # FreedomBox 23.6 repairs nothing: no button
+        print("# this FreedomBox has no repair")
+        assert not repair
+        return
+    follow(repair[0])
+    NM.wait_for("the repair to harden the connection", lambda: not linking("library"),
+                timeout=60)
+    assert cli_json("audit", "library")["profiles"][0]["kept_hardened"]
+
+    # FreedomBox shows the repair's operation in place of the app's page
+    # until it is over
+    def page_back(_driver):
+        DRIVER.get(BASE + "/sys/macguise/")
+        return finds("#macguise-connections")
+    wait_page(page_back, "the app's page after the repair")
 
 
 @page_test
@@ -463,9 +406,40 @@ def the_page_speaks_the_language_the_owner_chose():
         text = find("body").text
         assert "MAC-Privatsphäre" in text and "Verbindungen" in text, text[:400]
         assert "Nächster Wechsel" in find("#macguise-connections thead").text
+        body = find("#macguise-connections tbody").text
+        assert "noch nicht geprüft" in body or "kein anderes Gerät nutzt sie" in body, body
         shot("macguise-german")
     finally:
         DRIVER.delete_cookie("django_language")
+
+
+def macguise_conf():
+    try:
+        with open("/etc/macguise/macguise.conf", "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        return None
+
+
+@page_test
+def without_networkmanager_the_page_says_why_and_writes_no_default():
+    DRIVER.get(BASE + "/sys/macguise/")
+    form = find("#app-form")
+    before = macguise_conf()
+    NM.end("nm")
+    try:
+        # the form, sent as it was shown, once its state cannot be read
+        follow(form)
+        wait_page(lambda d: finds("#macguise-no-defaults"), "the explanation")
+        assert not finds("#app-form") and finds(ERROR)
+        assert macguise_conf() == before, "the defaults were written"
+        shot("macguise-no-networkmanager")
+        rows = diagnostics_rows()
+        failed = [text for text, result in rows.items()
+                  if text.startswith("macguise checks the connections: ") and result == "failed"]
+        assert failed and len(failed[0]) > len("macguise checks the connections: "), rows
+    finally:
+        NM.start_nm()
 
 
 @mgtap.test
@@ -485,6 +459,39 @@ def freedomboxs_own_test_setup_runs_the_app_views_for_real():
     assert p.returncode == 0, "pytest failed"
     summary = p.stdout.strip().splitlines()[-1]
     assert " passed" in summary and "skipped" not in summary, summary
+
+
+def restart_freedombox():
+    """FreedomBox's web service (and 26.x's privileged daemon) started
+    again, as after apt-get's restart: it reads its list of apps anew."""
+    NM.end("plinth")
+    if os.path.exists(PRIVILEGED_DAEMON):
+        NM.end("freedombox-privileged")
+        start_privileged_daemon(NM)
+    run_web_service(NM, BASE)
+
+
+def the_system_page_without_the_app():
+    DRIVER.get(BASE + "/sys/")
+    wait_page(lambda d: finds("a[href$='/sys/users/']"), "the System page")
+    assert not finds("a[href$='/sys/macguise/']")
+
+
+@page_test
+def freedombox_starts_and_serves_its_pages_after_apt_remove():
+    APP_PACKAGE.remove()
+    # no entry naming the module that is gone (a conffile would stay)
+    assert not os.path.lexists(ENTRY_ETC) and not os.path.lexists(ENTRY_USR)
+    restart_freedombox()
+    the_system_page_without_the_app()
+
+
+@page_test
+def freedombox_starts_and_serves_its_pages_after_apt_purge():
+    APP_PACKAGE.purge()
+    restart_freedombox()
+    the_system_page_without_the_app()
+    shot("system-page-after-purge")
 
 
 try:

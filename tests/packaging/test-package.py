@@ -176,11 +176,24 @@ def the_freedombox_app_package_holds_the_app_where_freedombox_finds_it():
         "byte code is made at install (dh_python3), never shipped"
     assert modules + "locale/de/LC_MESSAGES/django.mo" in files, "the German translation"
     assert not [f for f in files if f.endswith(".po")], "compiled, not the sources"
-    conffiles = sh("sh", "-c", f"dpkg-deb --ctrl-tarfile {deb} | tar -xO ./conffiles").stdout
-    assert "/etc/plinth/modules-enabled/macguise" in conffiles.split(), conffiles
+    # The entry where FreedomBox 25 and later read it, and no conffile: one
+    # would outlive `apt remove`, naming a module that is gone, and stop
+    # FreedomBox. FreedomBox 23.6's /etc/plinth/modules-enabled gets a link
+    # the maintainer scripts make and remove (tests/freedombox runs them).
+    assert not [f for f in files if f.startswith("/etc/") and not f.endswith("/")], files
+    control = sh("sh", "-c", f"dpkg-deb --ctrl-tarfile {deb} | tar -t").stdout.split()
+    assert "./conffiles" not in control, control
     enabled = sh("sh", "-c", f"dpkg-deb --fsys-tarfile {deb} | "
-                 "tar -xO ./etc/plinth/modules-enabled/macguise").stdout
+                 "tar -xO ./usr/share/freedombox/modules-enabled/macguise").stdout
     assert "macguise_freedombox.macguise" in enabled.split(), enabled
+    script = lambda name: sh("sh", "-c", f"dpkg-deb --ctrl-tarfile {deb} | "  # noqa: E731
+                             f"tar -xO ./{name}").stdout
+    assert "ln -s \"$ENTRY\" \"$LINK\"" in script("postinst")
+    assert "rm -f \"$LINK\"" in script("postrm")
+    # an upgrade from a build that shipped the conffile removes it
+    assert "rm_conffile /etc/plinth/modules-enabled/macguise" in script("preinst")
+    for lang in ("en", "de"):  # the app's page of FreedomBox's manual
+        assert f"/usr/share/freedombox/manual/{lang}/MACPrivacy.part.html" in files, lang
 
 
 @mgtap.test

@@ -11,10 +11,11 @@ diagnostics), compat.py chooses.
 
 from django.utils.translation import gettext_lazy as _
 
-from . import compat, fbx, manifest
+from . import compat, diagnostics, fbx, manifest
 
 app_module = fbx.module('app')
 menu = fbx.module('menu')
+Daemon = fbx.module('daemon').Daemon
 BackupRestore = fbx.module('modules.backups.components').BackupRestore
 
 _description = [
@@ -23,9 +24,13 @@ _description = [
       'registered range, changed on a schedule you choose. Networks cannot '
       'recognise the box when it comes back, or tell that it is a '
       'FreedomBox.'),
-    _('The address the box uses on its Internet connection can be kept, '
-      'so your router\'s address reservation and port forwarding keep '
-      'working.'),
+    _('Behind a home router, the box\'s wired Internet connection keeps '
+      'one address: your router\'s address reservation and port forwarding '
+      'find the box by it. That address is an ordinary maker\'s, not the '
+      'card\'s own, so when macguise is installed the router sees the box '
+      'as a new device from its next connection on: renew the reservation '
+      'and port forwarding for the address the connection\'s page shows. '
+      'The app asks before it changes that address again.'),
 ]
 
 
@@ -47,12 +52,16 @@ class MacguiseApp(app_module.App):
                                icon=compat.app_icon(),
                                description=_description,
                                short_description=_('Network Addresses'),
-                               manual_page=None)
+                               manual_page='MACPrivacy')
         self.add(info)
 
         self.add(
             compat.menu_item(menu, 'menu-macguise', info,
                              'macguise:index'))
+
+        # FreedomBox's standard banner when it is not running, its check
+        # in diagnostics, and its restart by repair and around backups
+        self.add(Daemon(diagnostics.DAEMON_COMPONENT, diagnostics.UNIT))
 
         self.add(BackupRestore('backup-restore-macguise', **manifest.backup))
 
@@ -61,7 +70,11 @@ class MacguiseApp(app_module.App):
         return True
 
     def diagnose(self):
-        """One result per profile and per machine-wide finding."""
-        from . import diagnostics
+        """The daemon's check, and one result per connection."""
         return super().diagnose() + diagnostics.run()
+
+    def repair(self, failed_checks):
+        """Hardens the connections diagnostics warned about, restarts
+        macguised when it was not running (FreedomBox 25 and later)."""
+        return diagnostics.repair(failed_checks)
 

@@ -28,6 +28,39 @@ HARDEN_CHOICES = [
 # A profile's own setting, or "" for the class default.
 DEFAULT = ''
 
+CONFIRM_LABEL = _(
+    'I know the router will see the box as a new device: I will renew its '
+    'address reservation and port forwarding for the new address')
+CONFIRM_HELP = _(
+    'A router that reserves an address for the box, or forwards ports to '
+    'it, knows it by this address. With a new one, the box gets another '
+    'address from the router and the services it offers are out of reach '
+    'from the Internet until the reservation and port forwarding name the '
+    'new address.')
+
+
+def _confirm_field():
+    return forms.BooleanField(label=CONFIRM_LABEL, help_text=CONFIRM_HELP,
+                              required=False)
+
+
+def _changes_address(settings):
+    """Whether @settings ({key: value}) change the address a router knows:
+    another kind of address, or a schedule other than keeping it."""
+    return 'mode' in settings or settings.get('rotate', 'never') != 'never'
+
+
+def _confirmed(form, settings):
+    """Whether @settings may be written: they leave the router's address
+    alone, or the owner ticked the confirmation."""
+    if 'confirm' not in form.fields or not _changes_address(settings):
+        return True
+    if form.cleaned_data.get('confirm'):
+        return True
+    form.add_error('confirm', _('Tick this to change the address the router '
+                                'knows.'))
+    return False
+
 
 def _with_current(choices, current):
     """@choices, plus @current when the command line set a value the page
@@ -65,11 +98,19 @@ class DefaultsForm(forms.Form):
             self.fields[f'{kind}__rotate'] = forms.ChoiceField(
                 label=_('{kind}: change it').format(kind=label),
                 choices=_with_current(ROTATE_CHOICES, values.get('rotate')))
+        # the wired kind is FreedomBox's Internet connection's
+        self.fields['confirm'] = _confirm_field()
+
+    def confirmed(self, changes):
+        """Whether @changes may be written (the wired kind's address)."""
+        return _confirmed(self, changes.get('ethernet', {}))
 
     def changes(self, initial):
         """{kind: {key: value}} for what the owner changed."""
         result = {}
         for name, value in self.cleaned_data.items():
+            if name == 'confirm':
+                continue
             if initial.get(name) != value:
                 kind, key = name.split('__', 1)
                 result.setdefault(kind, {})[key] = value
@@ -80,7 +121,8 @@ class ProfileForm(forms.Form):
     """One connection's own settings; "Default" follows the class."""
 
     def __init__(self, *args, policy=None, class_defaults=None,
-                 device_class=None, vendors=None, **kwargs):
+                 device_class=None, vendors=None, asks_first=False,
+                 **kwargs):
         super().__init__(*args, **kwargs)
         settings = (policy or {}).get('settings', {})
         class_defaults = class_defaults or {}
@@ -120,6 +162,8 @@ class ProfileForm(forms.Form):
                     'such as 03:00-05:00, so nobody using it is cut off '
                     'during the day; "none" for any time. Empty: the '
                     'default.'))
+        if asks_first:
+            self.fields['confirm'] = _confirm_field()
         self.initial_values = {
             'mode': mode,
             'rotate': rotate,
@@ -128,11 +172,18 @@ class ProfileForm(forms.Form):
             'quiet_hours': setting('quiet-hours')[0],
         }
 
+    def confirmed(self, changes):
+        """Whether @changes may be written: where a router may know the box
+        by this address, one that changes it needs the confirmation."""
+        return _confirmed(self, changes)
+
     def changes(self):
         """{key: value} for `macguise policy`; "" returns a key to its
         default."""
         result = {}
         for name, value in self.cleaned_data.items():
+            if name == 'confirm':
+                continue
             before = self.initial_values.get(name) or ''
             if isinstance(value, list):
                 value, before = ','.join(value), ','.join(before)

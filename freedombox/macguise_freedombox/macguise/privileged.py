@@ -19,8 +19,12 @@ MACGUISE = '/usr/bin/macguise'
 # The keys `macguise policy` and `macguise defaults` take.
 SETTING_KEYS = ('mode', 'rotate', 'class', 'vendors', 'harden', 'quiet-hours')
 DEVICE_CLASSES = ('wifi', 'ethernet', 'ethernet-shared', 'ap')
-_UUID = re.compile(r'^[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}$')
-_LANGUAGE = re.compile(r'^[A-Za-z]{2,3}(_[A-Za-z0-9]{2,4})?(@[a-z]+)?$')
+# A connection UUID, as the app's URLs take it (urls.py) and every action
+# checks it: the whole string, with fullmatch (a `$` would let a trailing
+# newline through).
+UUID_PATTERN = r'[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}'
+_UUID = re.compile(UUID_PATTERN)
+_LANGUAGE = re.compile(r'[A-Za-z]{2,3}(_[A-Za-z0-9]{2,4})?(@[a-z]+)?')
 
 
 class MacguiseError(Exception):
@@ -42,7 +46,7 @@ def _environment(language):
     GNU gettext reads LANGUAGE only when the locale is not C, hence a
     UTF-8 locale FreedomBox's locales-all provides."""
     env = {'PATH': '/usr/sbin:/usr/bin:/sbin:/bin'}
-    if language and _LANGUAGE.match(language):
+    if language and _LANGUAGE.fullmatch(language):
         env['LANGUAGE'] = language
         env['LC_ALL'] = 'en_US.UTF-8'
     else:
@@ -70,7 +74,7 @@ def _run(language, *args):
 
 
 def _check_uuid(uuid):
-    if not _UUID.match(uuid):
+    if not isinstance(uuid, str) or not _UUID.fullmatch(uuid):
         raise ValueError('not a connection UUID')
 
 
@@ -112,6 +116,13 @@ def profile(uuid: str, language: str) -> dict:
 
 
 @privileged
+def status(uuid: str, language: str) -> dict:
+    """One profile's status."""
+    _check_uuid(uuid)
+    return _run(language, 'status', uuid)
+
+
+@privileged
 def set_policy(uuid: str, settings: dict[str, str], language: str) -> dict:
     """Change a profile's macguise settings."""
     _check_uuid(uuid)
@@ -141,6 +152,14 @@ def harden(uuid: str, language: str) -> dict:
 
 
 @privileged
-def audit(language: str) -> dict:
-    """Every finding, for FreedomBox's diagnostics."""
-    return _run(language, 'audit')
+def diagnose(language: str) -> dict:
+    """Every finding, for FreedomBox's diagnostics, with each profile's
+    harden setting in effect: a profile that keeps its identifiers
+    (harden=no, its own or its kind's default) does so by choice."""
+    audit = _run(language, 'audit')
+    harden = {}
+    for entry in audit.get('profiles', []):
+        _check_uuid(entry.get('uuid'))
+        settings = _run(language, 'policy', entry['uuid']).get('settings', {})
+        harden[entry['uuid']] = (settings.get('harden') or {}).get('value')
+    return {'audit': audit, 'harden': harden}

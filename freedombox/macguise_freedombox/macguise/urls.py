@@ -4,8 +4,11 @@
 from django.urls import re_path
 
 from . import views
+from .privileged import UUID_PATTERN
 
-_UUID = r'(?P<uuid>[0-9a-fA-F-]{36})'
+# A connection's UUID, exactly as the privileged actions check it: anything
+# else is no page (404), never an action's refusal (500).
+_UUID = rf'(?P<uuid>{UUID_PATTERN})'
 
 urlpatterns = [
     re_path(r'^sys/macguise/$', views.MacguiseAppView.as_view(),

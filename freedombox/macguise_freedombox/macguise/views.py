@@ -6,9 +6,11 @@ import datetime
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect
+from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.translation import get_language, to_locale
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.generic import FormView, View
 
 from . import fbx, privileged
@@ -40,6 +42,39 @@ def _next_change(profile):
         return None
 
 
+# The last check on the link, in words (`macguise status` gives these ids).
+VERDICTS = {
+    None: gettext_lazy('not checked yet'),
+    'none': gettext_lazy('not checked yet'),
+    'clean': gettext_lazy('no other device uses it'),
+    'conflict': gettext_lazy('another device uses it'),
+    'unchecked': gettext_lazy('could not be checked'),
+}
+
+
+# What `macguise rotate` did, in words, when it did not rotate.
+ROTATION_OUTCOMES = {
+    'pending': gettext_lazy('a new address once the write under way is done'),
+    'not-managed': gettext_lazy('macguise leaves this connection alone'),
+    'failed': gettext_lazy('no new address could be written'),
+}
+
+
+def _verdict(profile):
+    """The last check's verdict, in the page's language."""
+    verdict = (profile.get('check') or {}).get('verdict')
+    return VERDICTS.get(verdict, verdict)
+
+
+def keeps_router_address(profile):
+    """Whether a router may know the box by this connection's address: a
+    wired connection the box does not share (FreedomBox's Internet
+    connection), or one that keeps its address. A new address there
+    breaks the router's address reservation and port forwarding, so the
+    app asks first."""
+    return profile.get('kind') == 'ethernet' or profile.get('rotate') == 'never'
+
+
 def _split(found):
     """A profile's findings: what Apply fixes mends, and advice."""
     return {
@@ -57,7 +92,7 @@ def _rows(overview):
     return [
         dict(_split(findings.get(profile['uuid'], [])), profile=profile,
              next_rotation=_next_change(profile),
-             verdict=(profile.get('check') or {}).get('verdict'))
+             verdict=_verdict(profile))
         for profile in overview['status'].get('profiles', [])
     ]
 
@@ -76,6 +111,18 @@ class MacguiseAppView(AppView):
             _show_error(request, exception)
             self.overview = None
         return super().dispatch(request, *args, **kwargs)
+
+    def get_form(self, *args, **kwargs):
+        """No form without the current defaults: one shown with every list
+        at its first choice would write all of them."""
+        if self.overview is None:
+            return None
+        return super().get_form(*args, **kwargs)
+
+    def post(self, request, *args, **kwargs):
+        if self.overview is None and 'app_enable_disable_button' not in request.POST:
+            return self.get(request, *args, **kwargs)
+        return super().post(request, *args, **kwargs)
 
     def _classes(self):
         if not self.overview:
@@ -102,6 +149,8 @@ class MacguiseAppView(AppView):
 
     def form_valid(self, form):
         changes = form.changes(form.initial)
+        if not form.confirmed(changes):
+            return self.form_invalid(form)
         try:
             for kind, settings in changes.items():
                 privileged.set_defaults(kind, settings, _language())
@@ -128,6 +177,9 @@ class ProfileView(FormView):
                 raise Http404 from exception
             _show_error(request, exception)
             return redirect(reverse('macguise:index'))
+        except Exception as exception:  # noqa: BLE001, shown on the page
+            _show_error(request, exception)
+            return redirect(reverse('macguise:index'))
         profiles = self.details['status'].get('profiles', [])
         if not profiles:
             raise Http404
@@ -142,6 +194,7 @@ class ProfileView(FormView):
             'classes', {}).get(kind, {})
         kwargs['device_class'] = self.profile.get('type')
         kwargs['vendors'] = self.details['vendors'].get('vendors', [])
+        kwargs['asks_first'] = keeps_router_address(self.profile)
         return kwargs
 
     def get_form(self, form_class=None):
@@ -159,7 +212,8 @@ class ProfileView(FormView):
             'title': self.profile['id'],
             'profile': self.profile,
             'next_rotation': _next_change(self.profile),
-            'verdict': (self.profile.get('check') or {}).get('verdict'),
+            'verdict': _verdict(self.profile),
+            'asks_first': keeps_router_address(self.profile),
             'kept_hardened': bool(audit and audit[0].get('kept_hardened')),
             'uuid': self.uuid,
         })
@@ -167,6 +221,8 @@ class ProfileView(FormView):
 
     def form_valid(self, form):
         changes = form.changes()
+        if not form.confirmed(changes):
+            return self.form_invalid(form)
         if changes:
             try:
                 privileged.set_policy(self.uuid, changes, _language())
@@ -192,7 +248,39 @@ class _ProfileAction(View):
 
 
 class RotateView(_ProfileAction):
-    """"Rotate now"."""
+    """"Rotate now": at once, or where a router may know the box by the
+    address (keeps_router_address), after a page that says what changes
+    for the router and a second press."""
+
+    def _profile(self, uuid):
+        profiles = privileged.status(uuid, _language()).get('profiles', [])
+        if not profiles:
+            raise Http404
+        return profiles[0]
+
+    def get(self, request, uuid):
+        try:
+            profile = self._profile(uuid)
+        except privileged.MacguiseError as exception:
+            if exception.error_id == 'not-found':
+                raise Http404 from exception
+            _show_error(request, exception)
+            return redirect(reverse('macguise:index'))
+        return TemplateResponse(request, 'macguise_rotate.html', {
+            'title': profile['id'],
+            'profile': profile,
+            'uuid': uuid,
+        })
+
+    def post(self, request, uuid):
+        if request.POST.get('confirm') != 'yes':
+            try:
+                asks_first = keeps_router_address(self._profile(uuid))
+            except Exception:  # noqa: BLE001, the action says why
+                asks_first = False
+            if asks_first:
+                return redirect(reverse('macguise:rotate', args=[uuid]))
+        return super().post(request, uuid)
 
     def act(self, uuid):
         return privileged.rotate(uuid, _language())
@@ -202,7 +290,8 @@ class RotateView(_ProfileAction):
         outcome = (result.get('profiles') or [{}])[0].get('outcome')
         if outcome == 'rotated':
             return _('The connection has a new address.')
-        return _('Nothing to change: {outcome}').format(outcome=outcome)
+        return _('Nothing to change: {outcome}').format(
+            outcome=ROTATION_OUTCOMES.get(outcome, outcome))
 
 
 class HardenView(_ProfileAction):

@@ -18,7 +18,7 @@ import pytest
 from django import urls
 from django.contrib.messages.storage.fallback import FallbackStorage
 
-from macguise_freedombox.macguise import fbx, views
+from macguise_freedombox.macguise import diagnostics, fbx, privileged, views
 
 # FreedomBox's package: `freedombox` from 26.x, `plinth` before
 module_loader = fbx.module('module_loader')
@@ -118,15 +118,91 @@ def test_saving_the_settings_writes_the_profile(rf, profile):
     assert policy['rotate'] == {'value': 'never', 'source': 'profile'}, policy
 
 
-def test_rotate_now_gives_a_new_address(rf, profile):
+def test_rotate_now_on_a_wired_connection_asks_first(rf, profile):
     before = cloned(PROFILE)
     request = rf.post(urls.reverse('macguise:rotate', args=[profile]))
+    response, messages = make_request(request, views.RotateView.as_view(),
+                                      uuid=profile)
+    assert response.status_code == 302 and messages == [], messages
+    assert response.url == urls.reverse('macguise:rotate', args=[profile])
+    assert cloned(PROFILE) == before
+    request = rf.get(response.url)
+    response, messages = make_request(request, views.RotateView.as_view(),
+                                      uuid=profile)
+    assert response.status_code == 200, messages
+    assert response.template_name == 'macguise_rotate.html'
+    assert cloned(PROFILE) == before
+
+
+def test_rotate_now_gives_a_new_address(rf, profile):
+    before = cloned(PROFILE)
+    request = rf.post(urls.reverse('macguise:rotate', args=[profile]),
+                      data={'confirm': 'yes'})
     response, messages = make_request(request, views.RotateView.as_view(),
                                       uuid=profile)
     assert response.status_code == 302
     assert response.url == urls.reverse('macguise:profile', args=[profile])
     assert messages == ['The connection has a new address.'], messages
     assert cloned(PROFILE) not in ('', before)
+
+
+def test_a_new_kind_of_address_on_a_wired_connection_needs_confirming(
+        rf, profile):
+    data = {'mode': 'keep-vendor', 'rotate': '', 'harden': '', 'vendors': []}
+    request = rf.post(urls.reverse('macguise:profile', args=[profile]),
+                      data=data)
+    response, messages = make_request(request, views.ProfileView.as_view(),
+                                      uuid=profile)
+    assert response.status_code == 200, messages
+    assert 'confirm' in response.context_data['form'].errors
+    policy = macguise('policy', profile)['settings']
+    assert policy['mode']['source'] == 'default', policy
+    request = rf.post(urls.reverse('macguise:profile', args=[profile]),
+                      data=dict(data, confirm='on'))
+    response, messages = make_request(request, views.ProfileView.as_view(),
+                                      uuid=profile)
+    assert response.status_code == 302, messages
+    policy = macguise('policy', profile)['settings']
+    assert policy['mode'] == {'value': 'keep-vendor', 'source': 'profile'}, policy
+
+
+def test_only_a_connection_uuid_is_a_page(profile):
+    # a malformed id is no page (404), never an action's refusal (500)
+    for bad in ('-' * 36, 'g' * 36, profile + '\n', profile[:-1]):
+        for page in ('', 'rotate/', 'harden/'):
+            with pytest.raises(urls.Resolver404):
+                urls.resolve(f'/sys/macguise/profile/{bad}/{page}')
+    assert urls.resolve(f'/sys/macguise/profile/{profile}/').kwargs == \
+        {'uuid': profile}
+
+
+def test_an_action_takes_the_whole_uuid_and_nothing_after_it(profile):
+    with pytest.raises(Exception, match='not a connection UUID'):
+        privileged.rotate(profile + '\n', 'en')
+
+
+def test_one_setting_is_one_setting():
+    def text(count, harden):
+        profile = {'uuid': str(uuid_module.uuid4()), 'id': 'office',
+                   'findings': [{'advice': False}] * count +
+                   [{'advice': True}]}
+        return _diagnostic_text(diagnostics._linking(profile, harden))
+    assert text(1, 'yes') == \
+        'Connection office: 1 setting links it across addresses'
+    assert text(2, 'yes') == \
+        'Connection office: 2 settings link it across addresses'
+    assert text(0, 'yes') == \
+        'Connection office: nothing links it across addresses'
+    assert 'as chosen' in text(2, 'no')
+
+
+def test_the_app_has_macguiseds_daemon_and_backups_restart_it(app):
+    daemon = app.get_component('daemon-macguise')
+    assert daemon.unit == 'macguised' and daemon.is_leader
+    backup = app.get_component('backup-restore-macguise')
+    assert backup.services == ['macguised'], backup.services
+    assert backup.manifest['config']['files'] == \
+        ['/etc/macguise/macguise.conf']
 
 
 def test_a_failed_action_is_shown_as_freedombox_shows_errors(rf):
@@ -165,6 +241,22 @@ def test_app_page_lists_every_connection_with_its_address(rf, app, profile):
     form = response.context_data['form']
     assert form.initial['wifi__rotate'] == \
         macguise('defaults')['classes']['wifi']['rotate'], form.initial
+
+
+@pytest.mark.django_db
+def test_new_defaults_for_wired_connections_need_confirming(rf, app):
+    classes = macguise('defaults')['classes']
+    data = {f'{kind}__{key}': classes[kind][key]
+            for kind in ('wifi', 'ethernet', 'ethernet-shared', 'ap')
+            for key in ('mode', 'rotate')}
+    data['ethernet__rotate'] = 'daily'
+    request = rf.post(urls.reverse('macguise:index'), data=data)
+    request.user = _admin()
+    response, messages = make_request(request,
+                                      views.MacguiseAppView.as_view())
+    assert response.status_code == 200, messages
+    assert 'confirm' in response.context_data['form'].errors
+    assert macguise('defaults')['classes'] == classes
 
 
 def _diagnostic_text(result):
