@@ -336,7 +336,7 @@ def apply_fixes_hardens_the_connection():
 
 
 @page_test
-def diagnostics_repair_hardens_what_they_warned_about():
+def diagnostics_repair_hardens_what_they_warned_about_where_freedombox_repairs():
     NM.nmcli("connection", "add", "type", "wifi", "con-name", "library", "ssid", "Library",
              "ifname", "*")
     NM.wait_cloned("library", setting="802-11-wireless")
