@@ -776,10 +776,10 @@ def units_measured_and_macguised_journal_holds_no_address():
     figures = re.findall(r"Overall exposure level for (\S+): ([0-9.]+) (\S+)", out)
     for unit, level, word in figures:
         print(f"# systemd-analyze security: {unit}: {level} {word}")
-    # what is left open, each item explained in the README
+    # what is left open, each item explained in docs/testing.md
     print("\n".join(line for line in out.splitlines() if line.startswith("✗")), file=sys.stderr)
     assert {u for u, _, _ in figures} == {"macguised.service", "macguise-boot.service"}, out[-2000:]
-    # no more open than the job needs (README, "Reliability and security")
+    # no more open than the job needs (docs/testing.md, "Reliability and security, tested")
     bound = {"macguised.service": 1.0, "macguise-boot.service": 0.5}
     wider = [(u, level) for u, level, _ in figures if float(level) > bound[u]]
     assert not wider, f"more exposed than {bound}: {wider}"

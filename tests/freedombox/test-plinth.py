@@ -197,7 +197,7 @@ def the_system_page_lists_every_connection_with_its_address():
     # the unit is not active here, where no systemd runs it
     assert find("#service-not-running").is_displayed()
     assert "MAC Privacy" in find("#service-not-running").text
-    # the app's own part, as the README shows it (docs/freedombox-app*.png)
+    # the app's own part, as docs/admin-guide.md shows it (docs/freedombox-app*.png)
     shot_of("#macguise-app", "macguise-app")
 
 

@@ -327,7 +327,7 @@ def passive_probe_alone_sees_frames_sent_with_our_address():
 
 @mgtap.test
 def the_ipv6_probe_is_a_frame_the_host_itself_sends():
-    # What each probe looks like on the wire (README, "The link check"): the
+    # What each probe looks like on the wire (docs/design.md, "The link check"): the
     # IPv6 one is a DAD Neighbour Solicitation for the EUI-64 link-local
     # address, sent only by a profile whose link-local address is that one,
     # and shaped as Linux's own DAD: from ::, hop limit 255, with a nonce.

@@ -51,6 +51,9 @@ LAYOUT = {
     "/usr/share/man/man1/macguise.1.gz": ("file", 0o644),
     "/usr/share/man/man5/macguise.conf.5.gz": ("file", 0o644),
     "/usr/share/man/man8/macguised.8.gz": ("file", 0o644),
+    # the user's guide and the threat model (the man pages' SEE ALSO)
+    "/usr/share/doc/network-manager-macguise/user-guide.md.gz": ("file", 0o644),
+    "/usr/share/doc/network-manager-macguise/threat-model.md.gz": ("file", 0o644),
     "/usr/share/locale/de/LC_MESSAGES/macguise.mo": ("file", 0o644),
     "/var/lib/macguise": ("dir", 0o700),
     "/usr/lib/NetworkManager/conf.d/macguise-freedombox.conf": ("file", 0o644),
