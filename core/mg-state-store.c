@@ -208,6 +208,23 @@ mg_hex_pairs_at(const char *p, gsize left, guint *pairs)
 	return n;
 }
 
+/* How many hex digits in a row start at @p. */
+static gsize
+mg_hex_run_at(const char *p, gsize left)
+{
+	gsize n = 0;
+
+	while (n < left && g_ascii_isxdigit(p[n]))
+		n++;
+	return n;
+}
+
+/* A digest this long or longer (a history entry of an earlier version kept
+ * 32 digits) keeps the 20 bits a history entry keeps now: with the key
+ * beside it, the whole digest would give its address away. A boot id's
+ * longest run is 12. */
+#define MG_REDACT_DIGEST_RUN 16
+
 char *
 mg_state_redact(const char *text, gsize len)
 {
@@ -215,13 +232,18 @@ mg_state_redact(const char *text, gsize len)
 
 	for (gsize i = 0; i < len;) {
 		guint pairs = 0;
-		gsize n = (i == 0 || !g_ascii_isxdigit(text[i - 1]))
-			      ? mg_hex_pairs_at(text + i, len - i, &pairs)
-			      : 0;
+		gboolean starts = i == 0 || !g_ascii_isxdigit(text[i - 1]);
+		gsize n = starts ? mg_hex_pairs_at(text + i, len - i, &pairs) : 0;
+		gsize run = starts ? mg_hex_run_at(text + i, len - i) : 0;
 		/* three pairs or more: an address, or what a cut left of one */
 		if (pairs >= 3) {
 			g_string_append(out, "xx:xx:xx:xx:xx:xx");
 			i += n;
+		} else if (run >= MG_REDACT_DIGEST_RUN) {
+			g_string_append_len(out, text + i, MG_HISTORY_ENTRY_HEX);
+			for (gsize k = MG_HISTORY_ENTRY_HEX; k < run; k++)
+				g_string_append_c(out, 'x');
+			i += run;
 		} else {
 			g_string_append_c(out, text[i] != '\0' ? text[i] : '?');
 			i++;
@@ -252,6 +274,31 @@ mg_state_set_aside(const char *dir,
 		return FALSE;
 	}
 	return TRUE;
+}
+
+/* Files set aside by an earlier version kept whole digests: they are
+ * redacted again, as a file set aside now is. */
+static void
+mg_state_redact_set_aside(const char *dir)
+{
+	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+	const char *name;
+
+	while (d != NULL && (name = g_dir_read_name(d)) != NULL) {
+		g_autofree char *path = NULL;
+		g_autofree char *text = NULL;
+		g_autofree char *redacted = NULL;
+		gsize len = 0;
+
+		if (!g_str_has_prefix(name, MG_STATE_FILE_NAME ".broken-"))
+			continue;
+		path = g_build_filename(dir, name, NULL);
+		if (!g_file_get_contents(path, &text, &len, NULL))
+			continue;
+		redacted = mg_state_redact(text, len);
+		if (strlen(redacted) != len || memcmp(redacted, text, len) != 0)
+			(void)mg_write_durably(dir, name, redacted, strlen(redacted), NULL);
+	}
 }
 
 MgState *
@@ -289,6 +336,7 @@ mg_state_load(const char *dir, MgStateLoadReport *report, GError **error)
 	if (!mg_state_read_key(dir, key, TRUE, error))
 		return NULL;
 	mg_state_remove_stale_temporaries(dir);
+	mg_state_redact_set_aside(dir);
 
 	if (!g_file_get_contents(path, &text, &len, &local)) {
 		if (!g_error_matches(local, G_FILE_ERROR, G_FILE_ERROR_NOENT)) {

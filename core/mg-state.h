@@ -8,8 +8,9 @@
 
 G_BEGIN_DECLS
 
-/* The state file's format; a newer one is not read, but kept aside. */
-#define MG_STATE_FORMAT 1
+/* The state file's format; a newer one is not read, but kept aside.
+ * 2: history entries of 20 bits (1 kept whole digests, still read). */
+#define MG_STATE_FORMAT 2
 
 /* One profile's rotation state. Only the current address is stored in plain
  * text (it is in the NetworkManager profile anyway). */

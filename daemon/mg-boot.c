@@ -99,6 +99,7 @@ typedef struct {
 	NMConnection *connection;
 	MgMac mac;
 	gboolean assigned; /* a new address (else the current one written again) */
+	gboolean unmark;   /* no address: only a stale mark leaves (MG_DO_UNMARK) */
 	const char *reason;
 } MgBootWrite;
 
@@ -184,7 +185,19 @@ mg_boot_decide(MgBoot *b, const char *dir, const char *path)
 	mg_profile_snapshot(b->rt.state, p, connection, device_class, &policy, &snap);
 	r = mg_reconcile(&snap, b->rt.boot_id, b->now, MG_EVENT_BOOT);
 	/* Only writes happen here; what changes the state alone (set by
-	 * hand, handed back, adopted) the running service does and reports. */
+	 * hand, handed back, adopted) the running service does and reports.
+	 * A stale mark goes at once: until it does, it and the history
+	 * together point at the address it belonged to (mg-profile-mark.h). */
+	if ((r.actions & MG_DO_UNMARK) != 0 &&
+	    g_key_file_remove_key(kf, NM_SETTING_USER_SETTING_NAME, MG_PROFILE_MARK_KEY, NULL)) {
+		w = g_new0(MgBootWrite, 1);
+		w->unmark = TRUE;
+		w->kf = g_steal_pointer(&kf);
+		w->path = g_strdup(path);
+		w->connection = g_steal_pointer(&connection);
+		w->reason = r.reason;
+		return w;
+	}
 	if ((r.actions & (MG_DO_ASSIGN | MG_DO_REWRITE)) == 0)
 		return NULL;
 	if ((r.actions & MG_DO_REWRITE) != 0) {
@@ -227,6 +240,11 @@ mg_boot_write(MgBoot *b, const MgBootWrite *w)
 
 	if (!mg_boot_write_keyfile(w->kf, w->path))
 		return FALSE;
+	if (w->unmark) {
+		g_message("profile '%s': the mark of its earlier macguise address removed at boot",
+			  nm_connection_get_id(w->connection));
+		return FALSE; /* (no address written) */
+	}
 	digest = mg_state_log_digest(b->rt.state, &w->mac);
 	mg_mac_format(&w->mac, text);
 	g_message("profile '%s': new address #%s at boot (%s)",

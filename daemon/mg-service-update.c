@@ -206,9 +206,12 @@ mg_service_update_with(MgWrite *w, NMRemoteConnection *rc, NMConnection *current
 		mg_service_write_needless(self, w);
 		return;
 	}
+	/* A profile changed only in memory (nmcli --temporary) stays so. */
 	nm_remote_connection_update2(rc,
 				     nm_connection_to_dbus(current, NM_CONNECTION_SERIALIZE_ALL),
-				     NM_SETTINGS_UPDATE2_FLAG_TO_DISK,
+				     nm_remote_connection_get_unsaved(rc)
+					 ? NM_SETTINGS_UPDATE2_FLAG_IN_MEMORY
+					 : NM_SETTINGS_UPDATE2_FLAG_TO_DISK,
 				     mg_service_update_args(w),
 				     NULL,
 				     mg_service_write_done,

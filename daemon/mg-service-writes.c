@@ -99,14 +99,12 @@ mg_service_write_superseded(MgService *self, MgWrite *w)
 G_STATIC_ASSERT(MG_NM_SETTINGS_ERROR_VERSION_ID_MISMATCH == NM_SETTINGS_ERROR_VERSION_ID_MISMATCH);
 #endif
 
+/* (libnm maps NetworkManager's D-Bus error to its code; the libnm a
+ * NetworkManager of 1.44 or later comes with knows it) */
 static gboolean
 mg_nm_is_version_mismatch(const GError *error)
 {
-	g_autofree char *remote = g_dbus_error_get_remote_error(error);
-
-	return g_error_matches(
-		   error, NM_SETTINGS_ERROR, MG_NM_SETTINGS_ERROR_VERSION_ID_MISMATCH) ||
-	       g_strcmp0(remote, "org.freedesktop.NetworkManager.Settings.VersionIdMismatch") == 0;
+	return g_error_matches(error, NM_SETTINGS_ERROR, MG_NM_SETTINGS_ERROR_VERSION_ID_MISMATCH);
 }
 
 void

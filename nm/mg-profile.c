@@ -250,7 +250,10 @@ mg_profile_address_kind(MgState *state,
 		return MG_PROFILE_ADDRESS_BY_HAND;
 	}
 	/* Recorded before it was written: newer than the current one means
-	 * the write happened and the state missed it. */
+	 * the write happened and the state missed it. (An entry shared with a
+	 * later draw carries that draw's time: an earlier address put back
+	 * whose entry is shared so, some (later draws) / 2^20 of them, is
+	 * taken up rather than replaced, and rotates on its schedule.) */
 	if (profile == NULL || !profile->has_address || drawn_at > profile->assigned_at)
 		return MG_PROFILE_ADDRESS_UNRECORDED;
 	return MG_PROFILE_ADDRESS_OLDER;

@@ -333,6 +333,8 @@ def boot_step_rewrites_due_profiles_before_networkmanager_starts():
     # activates it with the new address.
     e1, uuid = cloned("e1"), uuid_of("e1")
     act, act_uuid = cloned("act"), uuid_of("act")
+    NM.add_ethernet("bm")
+    wait_cloned("bm")
     NM.end("macguised")
     make_due([uuid])
     # While NetworkManager runs, the boot step refuses and changes nothing:
@@ -358,9 +360,19 @@ def boot_step_rewrites_due_profiles_before_networkmanager_starts():
     assert "cannot be recorded in the state" in p.stderr, p.stderr
     with open(e1_keyfile) as f:
         assert f.read() == before
+    # bm's address set by hand while NetworkManager was stopped: the mark of
+    # macguise's address, left beside it, goes at boot
+    bm_keyfile = os.path.join(NM.dir, "system-connections", "bm.nmconnection")
+    with open(bm_keyfile) as f:
+        text = f.read()
+    assert mark_in_keyfile("bm") is not None
+    with open(bm_keyfile, "w") as f:
+        f.write(re.sub(r"(?m)^cloned-mac-address=.*$", "cloned-mac-address=00:11:22:33:44:66", text))
     p = NM.run_boot_step(MACGUISED)
     assert "1 profile(s) given a new address" in p.stdout + p.stderr, p.stdout + p.stderr
     assert not os.path.exists(leases[uuid]) and os.path.exists(leases[act_uuid])
+    assert mark_in_keyfile("bm") is None, p.stderr
+    assert "the mark of its earlier macguise address removed at boot" in p.stderr, p.stderr
     NM.start_nm()
     new = cloned("e1")
     assert MAC_RE.match(new) and new != e1, (new, e1)
@@ -372,6 +384,8 @@ def boot_step_rewrites_due_profiles_before_networkmanager_starts():
     restart_macguised(running=False)
     NM.macguised_caught_up()
     assert cloned("e1") == new  # the service agrees: no second rotation
+    assert cloned("bm") == "00:11:22:33:44:66"
+    NM.nmcli("connection", "delete", "bm")
 
 
 def snapshot(*dirs):
