@@ -21,8 +21,9 @@ mg_link_check_index_uuid_ok(const char *uuid)
 	return 1;
 }
 
-MgLinkCheckIndexAnswer
-mg_link_check_index_lookup(const char *data, size_t len, const char *uuid)
+/* @all_counts: whether the line "all" answers for every UUID. */
+static MgLinkCheckIndexAnswer
+mg_link_check_index_find(const char *data, size_t len, const char *uuid, int all_counts)
 {
 	size_t magic = strlen(MG_LINK_CHECK_INDEX_MAGIC);
 	size_t want = uuid != NULL ? strlen(uuid) : 0;
@@ -35,7 +36,7 @@ mg_link_check_index_lookup(const char *data, size_t len, const char *uuid)
 	for (p = data + magic + 1; p < end;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = (size_t)(nl - p);
-		if (n == 3 && memcmp(p, "all", 3) == 0)
+		if (all_counts && n == 3 && memcmp(p, "all", 3) == 0)
 			return MG_LINK_CHECK_INDEX_SKIP;
 		if (uuid != NULL && n == want && memcmp(p, uuid, n) == 0 &&
 		    mg_link_check_index_uuid_ok(uuid))
@@ -43,4 +44,16 @@ mg_link_check_index_lookup(const char *data, size_t len, const char *uuid)
 		p = nl + 1;
 	}
 	return MG_LINK_CHECK_INDEX_CHECK;
+}
+
+MgLinkCheckIndexAnswer
+mg_link_check_index_lookup(const char *data, size_t len, const char *uuid)
+{
+	return mg_link_check_index_find(data, len, uuid, 1);
+}
+
+MgLinkCheckIndexAnswer
+mg_link_check_index_lists(const char *data, size_t len, const char *uuid)
+{
+	return mg_link_check_index_find(data, len, uuid, 0);
 }

@@ -19,3 +19,8 @@ typedef enum {
 
 /* One line per profile UUID, or the single line "all". */
 MgLinkCheckIndexAnswer mg_link_check_index_lookup(const char *data, size_t len, const char *uuid);
+
+/* Whether @uuid's own line is there (SKIP): a profile macguise leaves
+ * alone. The line "all" says only that the link check is off, not which
+ * profiles macguise manages, so it answers CHECK here. */
+MgLinkCheckIndexAnswer mg_link_check_index_lists(const char *data, size_t len, const char *uuid);

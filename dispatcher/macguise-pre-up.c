@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* macguise-pre-up: the front of the pre-up hook. NetworkManager's
+/* macguise-pre-up: the front of the dispatcher hook. NetworkManager's
  * dispatcher runs it for every event of every profile once pre-up.d holds
- * a script, and waits for pre-up; most of those need nothing. This part
- * links nothing but libc, so that it costs what a shell script would: it
- * leaves at once for other events, for loopback and for the profiles
- * macguised's link-check index lists, and hands everything else, argv and
- * environment unchanged but for the instant it started, to
- * macguise-link-check, which
- * asks macguised and checks the link. It never fails the activation. */
+ * a script, and waits for pre-up and pre-down; most of those need nothing.
+ * This part links nothing but libc, so that it costs what a shell script
+ * would: it leaves at once for other events, for loopback and for the
+ * profiles macguised's link-check index lists, and hands every other
+ * pre-up, argv and environment unchanged but for the instant it started,
+ * to macguise-link-check, which asks macguised and checks the link. At
+ * pre-down (installed in pre-down.d too) it removes the interface's IPv6
+ * addresses while the link is up and waits, bounded, until the kernel has
+ * sent its MLD leave reports, so that none is left for the next session's
+ * address to send (mg-mld-leave.h). It never fails the activation. */
 #include "config.h"
 
 #include <errno.h>
@@ -22,14 +25,16 @@
 
 #include "mg-hook-started.h"
 #include "mg-link-check-index.h"
+#include "mg-mld-leave.h"
 
 /* An index of thousands of profiles fits; anything larger is not ours. */
 #define MG_INDEX_MAX_BYTES (1024 * 1024)
 
-/* Whether the index says there is nothing to check for @uuid. Only a
+/* Whether the index, read by @lookup, says SKIP for @uuid. Only a
  * root-owned regular file nobody else may write is believed. */
 static int
-mg_index_skips(const char *uuid)
+mg_index_skips(const char *uuid,
+	       MgLinkCheckIndexAnswer (*lookup)(const char *, size_t, const char *))
 {
 	static char data[MG_INDEX_MAX_BYTES];
 	struct stat st;
@@ -53,8 +58,7 @@ mg_index_skips(const char *uuid)
 		got += (size_t)n;
 	}
 	close(fd);
-	return got == (size_t)st.st_size &&
-	       mg_link_check_index_lookup(data, got, uuid) == MG_LINK_CHECK_INDEX_SKIP;
+	return got == (size_t)st.st_size && lookup(data, got, uuid) == MG_LINK_CHECK_INDEX_SKIP;
 }
 
 /* Whether @iface is a loopback device, which has no address to check
@@ -98,6 +102,27 @@ mg_note_start(void)
 	setenv(MG_HOOK_STARTED_ENV, text, 1);
 }
 
+/* pre-down: the leave reports go now, from this session's address. Only
+ * profiles macguise leaves alone are passed over; NetworkManager removes
+ * the addresses itself a moment later. Says nothing of an address. */
+static void
+mg_pre_down(const char *iface, const char *uuid)
+{
+	MgMldLeave leave;
+
+	if (mg_is_loopback(iface) ||
+	    (uuid != NULL && mg_index_skips(uuid, mg_link_check_index_lists)))
+		return;
+	if (mg_mld_leave(iface, &leave) != 0)
+		return;
+	if (leave.end == MG_MLD_DRAIN_TIMEOUT)
+		fprintf(stderr,
+			"macguise-pre-up: %s: the kernel had not sent its MLD leave reports "
+			"after %ld ms; some may follow from the next address\n",
+			iface,
+			leave.waited_ms);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -107,13 +132,24 @@ main(int argc, char **argv)
 	mg_note_start();
 	/* --help, --version and the like: the full program answers. */
 	if (argc <= 1 || argv[1][0] != '-') {
+		const char *iface = argc > 1 ? argv[1] : getenv("DEVICE_IFACE");
 		if (action == NULL && argc > 2)
 			action = argv[2];
+		if (action != NULL && strcmp(action, "pre-down") == 0) {
+			mg_pre_down(getenv("DEVICE_IP_IFACE") != NULL ? getenv("DEVICE_IP_IFACE")
+								      : iface,
+				    uuid);
+			return 0;
+		}
+		if (action != NULL &&
+		    (strcmp(action, "down") == 0 || strcmp(action, "pre-up") == 0) &&
+		    !(uuid != NULL && mg_index_skips(uuid, mg_link_check_index_lists)))
+			mg_mld_restore(iface);
 		if (action == NULL || strcmp(action, "pre-up") != 0)
 			return 0;
-		if (mg_is_loopback(argc > 1 ? argv[1] : getenv("DEVICE_IFACE")))
+		if (mg_is_loopback(iface))
 			return 0;
-		if (uuid != NULL && mg_index_skips(uuid))
+		if (uuid != NULL && mg_index_skips(uuid, mg_link_check_index_lookup))
 			return 0;
 	}
 	execv(MG_LINK_CHECK_PATH, argv);

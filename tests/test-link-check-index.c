@@ -36,6 +36,14 @@ test_round_trip(void)
 	all = mg_link_check_index_to_data(uuids, TRUE, &len);
 	g_assert_cmpint(answer(all, UUID_B), ==, MG_LINK_CHECK_INDEX_SKIP);
 	g_assert_cmpint(answer(all, NULL), ==, MG_LINK_CHECK_INDEX_SKIP);
+
+	/* pre-down asks which profiles macguise leaves alone: "all" is no answer */
+	g_assert_cmpint(
+	    mg_link_check_index_lists(all, strlen(all), UUID_B), ==, MG_LINK_CHECK_INDEX_CHECK);
+	g_assert_cmpint(
+	    mg_link_check_index_lists(data, strlen(data), UUID_A), ==, MG_LINK_CHECK_INDEX_SKIP);
+	g_assert_cmpint(
+	    mg_link_check_index_lists(data, strlen(data), UUID_B), ==, MG_LINK_CHECK_INDEX_CHECK);
 }
 
 static void

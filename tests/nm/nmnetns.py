@@ -338,20 +338,26 @@ class NmNetns:
                           f"--nm-conf-dir={conf_dir}", *args,
                           ns=self.ns, env=dict(self.env, **(env or {})))
 
-    def start_dispatcher(self, hook=None):
+    def start_dispatcher(self, hook=None, pre_down=None):
         """NetworkManager's own nm-dispatcher, in a mount namespace of its
         own where the dispatcher directories are the test's (with @hook as
-        the only pre-up script) and the default system bus socket is the
-        private bus: the dispatcher gives scripts a fresh environment, so
-        the hook finds the bus where it would on a real system."""
+        the only pre-up script, @pre_down as the only pre-down one and the
+        only one for every event, as the packages install it) and the
+        default system bus socket is the private bus: the dispatcher gives
+        scripts a fresh environment, so the hook finds the bus where it
+        would on a real system."""
         base = os.path.join(self.dir, "dispatcher")
         for top in ("etc", "lib"):
             for sub in ("", "pre-up.d", "pre-down.d", "no-wait.d"):
                 os.makedirs(os.path.join(base, top, sub), exist_ok=True)
-        if hook is not None:
-            dest = os.path.join(base, "lib", "pre-up.d", os.path.basename(hook))
-            shutil.copyfile(hook, dest)
-            os.chmod(dest, 0o755)
+        for script, sub in ((hook, "pre-up.d"), (pre_down, "")):
+            if script is not None:
+                dest = os.path.join(base, "lib", sub, os.path.basename(script))
+                shutil.copyfile(script, dest)
+                os.chmod(dest, 0o755)
+        if pre_down is not None:  # linked, as the packages link it
+            os.symlink(os.path.join("..", os.path.basename(pre_down)),
+                       os.path.join(base, "lib", "pre-down.d", os.path.basename(pre_down)))
         # macguised's runtime directory (the link-check index) appears
         # where the hook looks for it, /run/macguise.
         runtime = os.path.join(self.dir, "run")

@@ -9,16 +9,21 @@ rotate` and brought up again; every identifier the frames carry (tests/nm/
 wire.py: source MAC, DHCPv4 client id, host name, FQDN, requested address,
 DHCPv6 DUID, IAID, FQDN and the addresses it asks for, IPv6 addresses and
 their interface identifiers, DAD targets, solicited-node groups in MLD
-reports) is collected per session, printed, and must differ — but for the
-MLD records in which the kernel, from the new address, says it left the old
-session's groups: not macguise's to fix (README, threat model), asserted
-by a test of its own so that the day it goes is noticed. A profile left as
+reports) is collected per session, printed, and must differ. That includes
+the MLD records in which the kernel says it left a group: Linux keeps the
+records it has not sent as often as it should when the link goes down and
+sends them when it comes up again, by then from the new address, naming
+the old session's solicited-node groups; NetworkManager's dispatcher runs
+macguise's hook at pre-down (as installed: the front in pre-down.d), which
+removes the IPv6 addresses while the link is up and waits until the kernel
+has sent every leave, from the old address. A profile left as
 NetworkManager makes it is tested the same way as a control: the capture
 does see what links its sessions (the DUID, the IAID, the host name)."""
 import json
 import os
 import socket
 import sys
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
@@ -26,9 +31,11 @@ import mgtap  # noqa: E402
 import wire  # noqa: E402
 from nmnetns import NmNetns  # noqa: E402
 
-MACGUISED, CLI = sys.argv[1:3]
+MACGUISED, CLI, HOOK = sys.argv[1:4]
 NM = NmNetns(managed=("veth0", "mgdev*"), boot=MACGUISED).start()
+NM.start_dispatcher(pre_down=HOOK)
 NM.start_macguised(MACGUISED)
+DOWN_MS = {}  # profile: how long each `nmcli connection down` took
 HOST_NAME = socket.gethostname()  # the namespaces share the machine's
 
 
@@ -92,7 +99,9 @@ def session(name, device, n, other_than, temporary):
     NM.wait_for(f"'{name}' up with a new address", up, timeout=60)
     NM.wait_for(f"'{name}' with every address the router gives",
                 lambda: settled(device, f"fd00:{90 + n}:", temporary), timeout=60)
+    start = time.monotonic()
     NM.nmcli("connection", "down", name, timeout=60)
+    DOWN_MS.setdefault(name, []).append(round((time.monotonic() - start) * 1000))
     return box["mac"]
 
 
@@ -106,7 +115,7 @@ def two_sessions(name, device, n, temporary=True):
     """Brings profile @name up on a new card @device, rotates it with
     `macguise rotate`, brings it up again. What the card sent up to the
     second activation (the first session and its end) and from it on, each
-    as {kind: identifiers}, printed, and the frames of the second."""
+    as {kind: identifiers}, printed, and the frames of each."""
     capture = home_router(device, n)
     first = session(name, device, n, "", temporary)
     cli("rotate", name)
@@ -120,7 +129,20 @@ def two_sessions(name, device, n, temporary=True):
           f"{len(frames) - before} from it on")
     summary(f"{name}, first session", one)
     summary(f"{name}, second session", two)
-    return one, two, frames[before:]
+    return one, two, frames[:before], frames[before:]
+
+
+def mldv1(frames):
+    """How many of @frames are MLDv1 reports or dones (ICMPv6 131, 132)."""
+    n = 0
+    for _, f in frames:
+        if f[12:14] != b"\x86\xdd" or len(f) < 62:
+            continue
+        nh, off = f[20], 54
+        if nh == 0:  # hop-by-hop options first, as MLD has them
+            nh, off = f[54], 54 + (f[55] + 1) * 8
+        n += nh == 58 and len(f) > off and f[off] in (131, 132)
+    return n
 
 
 def shared(one, two):
@@ -147,8 +169,8 @@ def hardened_sessions():
 
 
 @mgtap.test
-def after_a_rotation_nothing_but_the_kernels_late_mld_leaves_links_the_sessions_of_a_hardened_profile():
-    one, two, _ = hardened_sessions()
+def after_a_rotation_nothing_links_the_sessions_of_a_hardened_profile_mld_leaves_included():
+    one, two, _, second = hardened_sessions()
     # everything a network records was there to be compared
     for kind in ("mac", "ipv4", "dhcp4-client-id", "dhcp6-duid", "dhcp6-iaid", "ipv6",
                  "ipv6-iid", "mld-solicited-node"):
@@ -157,34 +179,51 @@ def after_a_rotation_nothing_but_the_kernels_late_mld_leaves_links_the_sessions_
     both = shared(one, two)
     print(f"# hardened: shared: {both or 'nothing'}")
     assert not both, f"the second session is linked to the first by {both}"
+    late = two.get("mld-left", set()) & one["mld-solicited-node"]
+    print(f"# hardened: the second session says it left {len(late)} of the first's "
+          f"{len(one['mld-solicited-node'])} solicited-node groups")
+    assert not late, f"the second session says it left the first session's groups {late}"
+    # the hook's MLDv1 for the teardown ended with it: the next session speaks MLDv2
+    assert mldv1(second) == 0, f"{mldv1(second)} MLDv1 messages in the second session"
 
 
 @mgtap.test
-def the_kernel_says_from_the_new_address_that_it_left_the_first_sessions_groups():
-    """Not macguise's to fix: Linux keeps the MLDv2 leave records of the
-    groups an interface was in when its link went down, and sends them when
-    it comes up again (net/ipv6/mcast.c, ipv6_mc_down/ipv6_mc_up, since
-    4.10), by then from the new address. Each names the solicited-node
-    group, the last 24 bits, of an address of the first session. Asserted
-    so that the README's statement is checked: this test fails once the
-    kernel or NetworkManager stops it."""
-    one, two, frames = hardened_sessions()
-    late = two.get("mld-left", set()) & one.get("mld-solicited-node", set())
-    start = frames[0][0]
-    when = [round((t - start) * 1000) for t, f in frames
-            if wire.identifiers(f).get("mld-left", set()) & late]
-    print(f"# hardened: {len(late)} of the first session's {len(one['mld-solicited-node'])} "
-          f"solicited-node groups left again from the new address, in {len(when)} reports, "
-          f"{when} ms after its first frame")
-    assert late and late == one["mld-solicited-node"], (late, one["mld-solicited-node"])
+def the_first_session_says_from_its_own_address_that_it_left_its_groups():
+    """The hook's pre-down step: every solicited-node group the first
+    session had joined when it was taken down is left in as many reports
+    as the kernel sends a leave (net.ipv6.mld_qrv, 2), each from the first
+    session's address. (NetworkManager at once puts a new link-local
+    address in place of the one removed; the group of that one is joined
+    and, with the interface under MLDv1 from then on, left with no record
+    kept: the test above sees it is not left from the new address.)"""
+    one, _, first, _ = hardened_sessions()
+    mac = next(iter(one["mac"]))
+    reports, when = {}, []
+    for t, f in first:
+        ids = wire.identifiers(f)
+        left = ids.get("mld-left", set())
+        if not when and not left:  # a report with the leaves joins the new link-local's
+            for g in ids.get("mld-solicited-node", set()):
+                reports.setdefault(g, 0)
+        if left:
+            assert wire.mac_text(f[6:12]) == mac, "a leave from another address"
+            when.append(t)
+        for g in left & set(reports):
+            reports[g] += 1
+    print(f"# hardened: the {len(reports)} groups the first session had joined each left in "
+          f"{sorted(reports.values())} reports, "
+          f"{round((when[-1] - when[0]) * 1000) if when else '-'} ms from first to last; "
+          f"nmcli connection down took {DOWN_MS['hardened']} ms")
+    assert reports and all(n >= 2 for n in reports.values()), reports
 
 
 @mgtap.test
 def the_capture_sees_what_links_the_sessions_of_a_profile_left_unhardened():
     add("plain", "mgdev2")
-    one, two, _ = two_sessions("plain", "mgdev2", 2, temporary=False)
+    one, two, _, _ = two_sessions("plain", "mgdev2", 2, temporary=False)
     both = shared(one, two)
-    print(f"# plain: shared: {both or 'nothing'}")
+    print(f"# plain: shared: {both or 'nothing'}; nmcli connection down took "
+          f"{DOWN_MS['plain']} ms")
     # what audit reports for it: NetworkManager's DUID (from the machine
     # id), its IAID (from the interface's name), the host name
     assert "mac" not in both, both

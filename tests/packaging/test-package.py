@@ -59,6 +59,10 @@ LAYOUT = {
     "/usr/lib/NetworkManager/conf.d/macguise-freedombox.conf": ("file", 0o644),
     "/usr/lib/macguise/conf.d/50-freedombox.conf": ("file", 0o644),
 }
+# the hook's front at pre-down (the MLD leaves) and at every event (down)
+LINKS = {"/usr/lib/NetworkManager/dispatcher.d/pre-down.d/macguise-pre-up":
+         "../pre-up.d/macguise-pre-up",
+         "/usr/lib/NetworkManager/dispatcher.d/macguise-pre-up": "pre-up.d/macguise-pre-up"}
 ENABLED = ["/etc/systemd/system/multi-user.target.wants/macguised.service",
            "/etc/systemd/system/multi-user.target.wants/macguise-boot.service"]
 # wanted by NetworkManager, the boot step ran again at every restart of it
@@ -143,6 +147,9 @@ def every_file_is_where_it_belongs_with_owner_and_mode():
         assert stat.S_IMODE(st.st_mode) == mode, (path, oct(stat.S_IMODE(st.st_mode)), oct(mode))
     conffiles = sh("dpkg-query", "-W", "-f=${Conffiles}", MAIN).stdout
     assert "/etc/macguise/macguise.conf" in conffiles, conffiles
+    for link, target in LINKS.items():
+        assert os.path.islink(link) and os.readlink(link) == target, link
+        assert os.path.realpath(link) == HOOK, link
     for link in ENABLED:
         assert os.path.islink(link), f"{link}: the unit is not enabled"
     for link in NOT_ENABLED:
@@ -150,7 +157,7 @@ def every_file_is_where_it_belongs_with_owner_and_mode():
     for exe in (CLI, DAEMON, HOOK, CHECKER):
         assert "not found" not in sh("ldd", exe).stdout, exe
     owned = sh("dpkg", "-L", MAIN).stdout.split()
-    for path in LAYOUT:
+    for path in [*LAYOUT, *LINKS]:
         if "freedombox" not in path:
             assert path in owned, f"{path} is not the package's"
 
