@@ -13,9 +13,9 @@
  * and macguise's keys. libnm's copy can lag a write another program has
  * just made, and written back whole it would undo that write: it serves as
  * the current copy only while NetworkManager has announced no change libnm
- * has not fetched (mg-service-follow.c), else the copy is read from
- * NetworkManager. A current copy whose basis differs from the decided
- * one's is not written: the decision is made again on it.
+ * has not fetched (mg-service-follow.c), as of an answer NetworkManager
+ * gives after the lock is taken, else the copy is read from NetworkManager. A current copy whose
+ * basis differs from the decided one's is not written: the decision is made again on it.
  *
  * That leaves the instant between reading the copy and NetworkManager
  * writing it: an edit landing there would be undone. NetworkManager 1.44
@@ -292,6 +292,25 @@ mg_service_update_read_version(GObject *source, GAsyncResult *result, gpointer u
 	mg_service_update_fetch(w);
 }
 
+/* NetworkManager answered: libnm's copy serves unless a change it
+ * announced before is still to be fetched. */
+static void
+mg_service_update_synced(GObject *source, GAsyncResult *result, gpointer user_data)
+{
+	MgWrite *w = user_data;
+	g_autoptr(GVariant) ret =
+	    g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, NULL);
+	NMRemoteConnection *rc = w->rc;
+
+	if (rc != NULL && nm_object_get_client(NM_OBJECT(rc)) != NULL &&
+	    !g_hash_table_contains(w->self->unsettled, nm_connection_get_path(NM_CONNECTION(rc)))) {
+		g_autoptr(NMConnection) current = nm_simple_connection_new_clone(NM_CONNECTION(rc));
+		mg_service_update_with(w, rc, current);
+		return;
+	}
+	mg_service_update_fetch(w);
+}
+
 /* Whether NetworkManager's Update2 takes a VersionId (1.44 and later). */
 static gboolean
 mg_service_nm_checks_versions(MgService *self)
@@ -306,9 +325,10 @@ mg_service_nm_checks_versions(MgService *self)
 /* NetworkManager's current copy of the profile (under the lock). Where
  * Update2 takes a VersionId: its VersionId, then the copy, both read from
  * NetworkManager. Else libnm's copy, unless NetworkManager changed the
- * profile since libnm last fetched it (mg_service_profile_updated); then
- * read from NetworkManager. (Reading every profile before each write
- * costs NetworkManager a fifth more work, and a round trip, per write.) */
+ * profile since libnm last fetched it (mg_service_profile_updated), as of a
+ * round trip to NetworkManager made now; then read from NetworkManager.
+ * (Reading every profile before each write costs NetworkManager a fifth
+ * more work per write; a Ping costs it next to nothing.) */
 static void
 mg_service_update_start(MgWrite *w)
 {
@@ -333,13 +353,27 @@ mg_service_update_start(MgWrite *w)
 		    w);
 		return;
 	}
-	if (rc != NULL && nm_object_get_client(NM_OBJECT(rc)) != NULL &&
-	    !g_hash_table_contains(w->self->unsettled, nm_connection_get_path(NM_CONNECTION(rc)))) {
-		g_autoptr(NMConnection) current = nm_simple_connection_new_clone(NM_CONNECTION(rc));
-		mg_service_update_with(w, rc, current);
+	if (rc == NULL || nm_object_get_client(NM_OBJECT(rc)) == NULL) {
+		mg_service_update_fetch(w);
 		return;
 	}
-	mg_service_update_fetch(w);
+	/* A change NetworkManager made before it answers this is announced
+	 * before the answer: by then the profile is in the unsettled set if
+	 * libnm's copy lags. Without the round trip, a change macguised had
+	 * not read yet (a busy or slow macguised; the macguise command's
+	 * write just before, under the same lock) would be undone. */
+	g_dbus_connection_call(nm_client_get_dbus_connection(client),
+			       nm_client_get_dbus_name_owner(client),
+			       NM_DBUS_PATH,
+			       "org.freedesktop.DBus.Peer",
+			       "Ping",
+			       NULL,
+			       NULL,
+			       G_DBUS_CALL_FLAGS_NONE,
+			       -1,
+			       NULL,
+			       mg_service_update_synced,
+			       w);
 }
 
 /* NetworkManager refused the write: the profile changed after its copy was

@@ -551,15 +551,16 @@ def nm_pid():
 
 @mgtap.test
 def an_edit_landing_between_macguiseds_read_and_its_write_is_not_undone():
-    # Another program's edit lands after macguised read the profile and
-    # before its write reaches NetworkManager. NetworkManager is stopped
-    # (SIGSTOP) to order the messages: macguised's first one for the profile
-    # is queued, then the edit, then NetworkManager goes on. Where Update2
-    # takes a VersionId (NetworkManager 1.44, Debian 13) macguised reads it
-    # first and its write is refused: it decides again on the edited copy.
-    # On 1.42 (Debian 12), with no VersionId, macguised writes from libnm's
-    # copy at once, so its write lands first and the edit, made from an older
-    # copy, after it: kept as well, its earlier address repaired.
+    # Another program's edit lands as macguised writes the profile.
+    # NetworkManager is stopped (SIGSTOP) to order the messages, then goes
+    # on. Where Update2 takes a VersionId (NetworkManager 1.44, Debian 13)
+    # macguised's first message, the VersionId's read, is queued before the
+    # edit: its write is refused and it decides again on the edited copy.
+    # On 1.42 (Debian 12), with no VersionId, the window between macguised's
+    # read and its write stays open; there the edit, made from a copy older
+    # than macguised's write, is queued right after that write: it is kept,
+    # and its earlier address repaired (the write settles on libnm's next
+    # fetch, not only when libnm's copy shows it, which it never would).
     NM.add_ethernet("vx")
     old, uuid = wait_cloned("vx"), uuid_of("vx")
     NM.macguised_caught_up()
@@ -573,28 +574,39 @@ def an_edit_landing_between_macguiseds_read_and_its_write_is_not_undone():
     edited = got.strip()[1:-2].replace("'id': <'vx'>", "'id': <'vx-edited'>")
     assert "vx-edited" in edited, got
     checks_versions = nm_version() >= (1, 44)
-    first = "member=Get" if checks_versions else "member=Update2"
     log = os.path.join(NM.dir, "macguised.log")
     seen = len(open(log, encoding="utf-8").read())
     monitor = subprocess.Popen(["ip", "netns", "exec", NM.ns, "dbus-monitor", "--system",
-                                f"type='method_call',path='{path}'"],
+                                f"type='method_call',path='{path}'",
+                                "type='method_call',interface='org.freedesktop.DBus.Peer'"],
                                env=NM.env, stdout=subprocess.PIPE)
     stopped = False
-    try:
-        PENDING.pop(monitor.stdout.fileno(), None)
-        read_until(monitor.stdout, lambda line: "NameAcquired" in line or "NameLost" in line)
-        os.kill(nm_pid(), signal.SIGSTOP)
-        stopped = True
-        assert rotate(uuid, True)[uuid][0] != "refused"
-        read_until(monitor.stdout, lambda line: first in line)
-        edit = subprocess.Popen(
+
+    def start_edit():
+        return subprocess.Popen(
             ["ip", "netns", "exec", NM.ns, "gdbus", "call", "--system",
              "--dest", "org.freedesktop.NetworkManager", "--object-path", path, "--method",
              "org.freedesktop.NetworkManager.Settings.Connection.Update2", edited, "uint32 1",
              "@a{sv} {}"],
             env=NM.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        # the edit's own (on 1.42, after macguised's, read above)
-        read_until(monitor.stdout, lambda line: "member=Update2" in line)
+
+    try:
+        PENDING.pop(monitor.stdout.fileno(), None)
+        read_until(monitor.stdout, lambda line: "NameAcquired" in line or "NameLost" in line)
+        if checks_versions:
+            os.kill(nm_pid(), signal.SIGSTOP)
+            stopped = True
+            assert rotate(uuid, True)[uuid][0] != "refused"
+            read_until(monitor.stdout, lambda line: "member=Get" in line and "GetSettings" not in line)
+            edit = start_edit()
+            read_until(monitor.stdout, lambda line: "member=Update2" in line)
+        else:
+            assert rotate(uuid, True)[uuid][0] != "refused"
+            read_until(monitor.stdout, lambda line: "member=Update2" in line)
+            os.kill(nm_pid(), signal.SIGSTOP)
+            stopped = True
+            edit = start_edit()
+            read_until(monitor.stdout, lambda line: "member=Update2" in line)
     finally:
         if stopped:
             os.kill(nm_pid(), signal.SIGCONT)
