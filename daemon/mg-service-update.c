@@ -328,7 +328,7 @@ mg_service_nm_checks_versions(MgService *self)
  * profile since libnm last fetched it (mg_service_profile_updated), as of a
  * round trip to NetworkManager made now; then read from NetworkManager.
  * (Reading every profile before each write costs NetworkManager a fifth
- * more work per write; a Ping costs it next to nothing.) */
+ * more work per write; reading its Version costs it next to nothing.) */
 static void
 mg_service_update_start(MgWrite *w)
 {
@@ -361,14 +361,17 @@ mg_service_update_start(MgWrite *w)
 	 * before the answer: by then the profile is in the unsettled set if
 	 * libnm's copy lags. Without the round trip, a change macguised had
 	 * not read yet (a busy or slow macguised; the macguise command's
-	 * write just before, under the same lock) would be undone. */
+	 * write just before, under the same lock) would be undone. A property
+	 * read, which NetworkManager answers in turn with the writes queued
+	 * before it; not Peer.Ping, which GDBus answers at once from its own
+	 * thread, ahead of them. */
 	g_dbus_connection_call(nm_client_get_dbus_connection(client),
 			       nm_client_get_dbus_name_owner(client),
 			       NM_DBUS_PATH,
-			       "org.freedesktop.DBus.Peer",
-			       "Ping",
-			       NULL,
-			       NULL,
+			       "org.freedesktop.DBus.Properties",
+			       "Get",
+			       g_variant_new("(ss)", NM_DBUS_INTERFACE, "Version"),
+			       G_VARIANT_TYPE("(v)"),
 			       G_DBUS_CALL_FLAGS_NONE,
 			       -1,
 			       NULL,
