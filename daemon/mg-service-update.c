@@ -298,9 +298,11 @@ static void
 mg_service_update_synced(GObject *source, GAsyncResult *result, gpointer user_data)
 {
 	MgWrite *w = user_data;
-	g_autoptr(GVariant) ret =
-	    g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, NULL);
 	NMRemoteConnection *rc = w->rc;
+	/* (whatever the answer: only its place among the messages counts) */
+	GVariant *answer = g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, NULL);
+
+	g_clear_pointer(&answer, g_variant_unref);
 
 	if (rc != NULL && nm_object_get_client(NM_OBJECT(rc)) != NULL &&
 	    !g_hash_table_contains(w->self->unsettled, nm_connection_get_path(NM_CONNECTION(rc)))) {
