@@ -295,10 +295,13 @@ def full_then_read_only_state_directory():
                 kept = f.read()
             lines = open(log, encoding="utf-8").read().count("\n")
             assert NM.macguise_call("Rotate", "f0", "false").returncode == 0
+            # the save's error, then what it means for the profile, which
+            # may come a moment later
             NM.wait_for(f"a clear error ({how})", lambda: "cannot save the state" in
                         "".join(open(log, encoding="utf-8").readlines()[lines:]))
-            text = "".join(open(log, encoding="utf-8").readlines()[lines:])
-            assert "keeps its address until a new one can be recorded" in text, text
+            NM.wait_for(f"the profile keeping its address ({how})",
+                        lambda: "keeps its address until a new one can be recorded" in
+                        "".join(open(log, encoding="utf-8").readlines()[lines:]))
             time.sleep(1)
             with open(state, "rb") as f:
                 assert f.read() == kept, f"{how}: the old state changed"
