@@ -544,6 +544,14 @@ class NmNetns:
             cmd = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", *cmd]
         return self.run(*cmd, ns=self.ns, check=False)
 
+    def nm_version(self):
+        """The running NetworkManager's version, as (major, minor)."""
+        p = self.run("gdbus", "call", "--system", "--dest", "org.freedesktop.NetworkManager",
+                     "--object-path", "/org/freedesktop/NetworkManager", "--method",
+                     "org.freedesktop.DBus.Properties.Get", "org.freedesktop.NetworkManager",
+                     "Version", ns=self.ns)
+        return tuple(int(x) for x in re.search(r"'(\d+)\.(\d+)", p.stdout).groups())
+
     def macguise_status(self, uuid):
         """One profile's GetStatus dictionary, its values as Python values."""
         p = self.macguise_call("GetStatus")

@@ -537,14 +537,6 @@ class MacguisedMonitor:
         return False
 
 
-def nm_version():
-    p = NM.run("gdbus", "call", "--system", "--dest", "org.freedesktop.NetworkManager",
-               "--object-path", "/org/freedesktop/NetworkManager", "--method",
-               "org.freedesktop.DBus.Properties.Get", "org.freedesktop.NetworkManager", "Version",
-               ns=NM.ns)
-    return tuple(int(x) for x in re.search(r"'(\d+)\.(\d+)", p.stdout).groups())
-
-
 def nm_pid():
     return next(p.pid for n, p in NM.pids if n == "nm")
 
@@ -638,7 +630,7 @@ def an_edit_landing_between_macguiseds_read_and_its_write_is_not_undone():
     # macguised's write, as in the next test, and the log says nothing of a
     # refusal.
     race = EditRace("vx")
-    checks_versions = nm_version() >= (1, 44)
+    checks_versions = NM.nm_version() >= (1, 44)
     try:
         if checks_versions:
             race.stop_nm()

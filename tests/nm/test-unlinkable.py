@@ -21,7 +21,6 @@ NetworkManager makes it is tested the same way as a control: the capture
 does see what links its sessions (the DUID, the IAID, the host name)."""
 import json
 import os
-import re
 import socket
 import sys
 import time
@@ -188,14 +187,6 @@ def after_a_rotation_nothing_links_the_sessions_of_a_hardened_profile_mld_leaves
     assert mldv1(second) == 0, f"{mldv1(second)} MLDv1 messages in the second session"
 
 
-def nm_version():
-    p = NM.run("gdbus", "call", "--system", "--dest", "org.freedesktop.NetworkManager",
-               "--object-path", "/org/freedesktop/NetworkManager", "--method",
-               "org.freedesktop.DBus.Properties.Get", "org.freedesktop.NetworkManager", "Version",
-               ns=NM.ns)
-    return tuple(int(x) for x in re.search(r"'(\d+)\.(\d+)", p.stdout).groups())
-
-
 @mgtap.test
 def the_first_sessions_leaves_come_from_its_own_address_and_on_1_42_each_twice():
     """The hook's pre-down step: every leave of a group the first session
@@ -226,7 +217,7 @@ def the_first_sessions_leaves_come_from_its_own_address_and_on_1_42_each_twice()
           f"{round((when[-1] - when[0]) * 1000) if when else '-'} ms from first to last; "
           f"nmcli connection down took {DOWN_MS['hardened']} ms")
     assert reports, reports
-    if nm_version() < (1, 44):
+    if NM.nm_version() < (1, 44):
         assert all(n >= 2 for n in reports.values()), reports
 
 
