@@ -42,6 +42,7 @@ mg_service_get_status(MgService *self, const char *user)
 		MgDeviceClass device_class = mg_profile_class(c);
 		const char *uuid = nm_connection_get_uuid(c);
 		MgProfileStatus status;
+		const MgProfileRecord *record;
 		const MgPolicy *policy;
 		g_autofree char *mode = NULL;
 		g_autofree char *rotate = NULL;
@@ -57,7 +58,8 @@ mg_service_get_status(MgService *self, const char *user)
 		status.device_class = device_class;
 		status.mode = mode;
 		status.rotate = rotate;
-		status.active = g_hash_table_contains(self->active, uuid);
+		record = mg_profile_records_get(self->records, uuid);
+		status.active = record != NULL && record->active_path != NULL;
 		g_variant_builder_add_value(
 		    &list,
 		    mg_profile_status_to_variant(&status,
@@ -92,8 +94,10 @@ mg_service_lookup_profile(MgService *self, const char *profile, GError **error)
 static MgRotation
 mg_service_rotation_started(MgService *self, const char *uuid, MgRotation r)
 {
-	if (r.outcome != MG_ROTATION_ROTATED || g_hash_table_contains(self->in_flight, uuid) ||
-	    g_hash_table_contains(self->deferred_set, uuid))
+	const MgProfileRecord *record = mg_profile_records_get(self->records, uuid);
+
+	if (r.outcome != MG_ROTATION_ROTATED ||
+	    (record != NULL && (record->in_flight || record->deferred != NULL)))
 		return r;
 	r.outcome = MG_ROTATION_FAILED;
 	r.reason = "not-written";

@@ -100,7 +100,9 @@ mg_service_watching_after_check(MgService *self)
 	return self->rt.config.passive_watch_s > 0 && (self->rt.config.probes & MG_PROBE_PASSIVE);
 }
 
-static void mg_service_watch_prepare(MgService *self, const char *uuid, guint run_attempts);
+typedef struct _MgServiceWatch MgServiceWatch;
+static MgServiceWatch *
+mg_service_watch_prepare(MgService *self, const char *uuid, guint run_attempts);
 
 static void
 mg_service_record_verdict(MgService *self,
@@ -170,7 +172,7 @@ mg_service_report_verdict(MgService *self,
 }
 
 /* A passive watch, and what it is about. */
-typedef struct {
+struct _MgServiceWatch {
 	MgService *self;
 	char *uuid;
 	char *iface;
@@ -181,33 +183,40 @@ typedef struct {
 	 * conflict-max-attempts. */
 	guint run_attempts;
 	MgLinkWatch *watch; /* NULL: the clean verdict came, the socket not yet */
-} MgServiceWatch;
+};
 
-static void
-mg_service_watch_free(MgServiceWatch *sw)
+void
+mg_service_watch_free(gpointer watch)
 {
+	MgServiceWatch *sw = watch;
+
 	mg_link_watch_free(sw->watch);
 	g_free(sw->uuid);
 	g_free(sw->iface);
 	g_free(sw);
 }
 
-GHashTable *
-mg_service_watches_new(void)
-{
-	return g_hash_table_new_full(
-	    g_str_hash, g_str_equal, NULL, (GDestroyNotify)mg_service_watch_free);
-}
-
 void
 mg_service_watch_over(MgService *self, const char *uuid)
 {
-	g_hash_table_remove(self->watches, uuid);
+	MgProfileRecord *r = mg_profile_records_get(self->records, uuid);
+
+	if (r != NULL)
+		mg_profile_records_set_watch(self->records, r, NULL);
+}
+
+/* The profile's watch, or NULL. */
+static MgServiceWatch *
+mg_service_watch_of(MgService *self, const char *uuid)
+{
+	MgProfileRecord *r = mg_profile_records_get(self->records, uuid);
+
+	return r != NULL ? r->watch : NULL;
 }
 
 /* At a clean verdict: the watch to come, and the run of conflicts it may
  * continue. */
-static void
+static MgServiceWatch *
 mg_service_watch_prepare(MgService *self, const char *uuid, guint run_attempts)
 {
 	MgServiceWatch *sw = g_new0(MgServiceWatch, 1);
@@ -215,7 +224,9 @@ mg_service_watch_prepare(MgService *self, const char *uuid, guint run_attempts)
 	sw->self = self;
 	sw->uuid = g_strdup(uuid);
 	sw->run_attempts = run_attempts;
-	g_hash_table_replace(self->watches, sw->uuid, sw);
+	mg_profile_records_set_watch(
+	    self->records, mg_profile_records_ensure(self->records, uuid), sw);
+	return sw;
 }
 
 static void
@@ -230,14 +241,16 @@ mg_service_watch_ended(const char *evidence, guint after_ms, gpointer user_data)
 	guint run_attempts = sw->run_attempts;
 	g_autoptr(GError) error = NULL;
 	const char *outcome;
+	const MgProfileRecord *record;
 	MgProfileState *p;
 
 	mg_mac_format(&mac, address);
-	g_hash_table_remove(self->watches, uuid);
+	mg_service_watch_over(self, uuid);
+	record = mg_profile_records_get(self->records, uuid);
 	/* A watch whose activation is over (its end and the hook's handover
 	 * come over different connections, in either order) finds nothing:
 	 * macguised never brings up a profile someone took down. */
-	if (evidence == NULL || !g_hash_table_contains(self->active, uuid))
+	if (evidence == NULL || record == NULL || record->active_path == NULL)
 		return;
 	p = mg_state_get_profile(self->rt.state, uuid);
 	if (p != NULL && p->has_address && mg_mac_equal(&p->address, &mac))
@@ -297,11 +310,9 @@ mg_service_watch_link(MgService *self,
 		close(fd);
 		return TRUE;
 	}
-	sw = g_hash_table_lookup(self->watches, nm_connection_get_uuid(NM_CONNECTION(rc)));
-	if (sw == NULL || sw->watch != NULL) {
-		mg_service_watch_prepare(self, nm_connection_get_uuid(NM_CONNECTION(rc)), 0);
-		sw = g_hash_table_lookup(self->watches, nm_connection_get_uuid(NM_CONNECTION(rc)));
-	}
+	sw = mg_service_watch_of(self, nm_connection_get_uuid(NM_CONNECTION(rc)));
+	if (sw == NULL || sw->watch != NULL)
+		sw = mg_service_watch_prepare(self, nm_connection_get_uuid(NM_CONNECTION(rc)), 0);
 	g_free(sw->iface);
 	sw->iface = g_strdup(iface);
 	sw->mac = mac;
@@ -313,7 +324,7 @@ mg_service_watch_link(MgService *self,
 				      sw,
 				      error);
 	if (sw->watch == NULL) {
-		g_hash_table_remove(self->watches, sw->uuid);
+		mg_service_watch_over(self, sw->uuid);
 		return FALSE;
 	}
 	g_debug("profile '%s' on %s: watching passively for %u s",

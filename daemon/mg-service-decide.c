@@ -46,10 +46,9 @@ mg_service_quiet_hours_state(MgService *self, const char *uuid, MgScheduleState 
 /* A write that returned but that libnm's copy does not show yet (the
  * address and its mark). */
 static gboolean
-mg_service_settling(MgService *self, NMConnection *connection, const char *cloned)
+mg_service_settling(MgProfileRecord *r, NMConnection *connection, const char *cloned)
 {
-	const char *uuid = nm_connection_get_uuid(connection);
-	const MgMac *written = g_hash_table_lookup(self->settling, uuid);
+	const MgMac *written = r != NULL && r->settling ? &r->settling_mac : NULL;
 	MgMac mac;
 
 	if (written == NULL)
@@ -59,7 +58,7 @@ mg_service_settling(MgService *self, NMConnection *connection, const char *clone
 		      mg_profile_marks(connection, written)
 		: cloned != NULL && mg_mac_parse(cloned, &mac, NULL) &&
 		      mg_mac_equal(&mac, written) && mg_profile_marks(connection, written)) {
-		g_hash_table_remove(self->settling, uuid);
+		r->settling = FALSE;
 		return FALSE;
 	}
 	return TRUE;
@@ -84,7 +83,7 @@ mg_service_snapshot(MgService *self,
 {
 	const char *uuid = nm_connection_get_uuid(connection);
 	const char *cloned = mg_profile_cloned_mac(connection, device_class);
-	MgWriteState *ws = g_hash_table_lookup(self->writes, uuid);
+	MgProfileRecord *r = mg_profile_records_get(self->records, uuid);
 
 	mg_profile_snapshot(self->rt.state,
 			    mg_state_get_profile(self->rt.state, uuid),
@@ -92,11 +91,10 @@ mg_service_snapshot(MgService *self,
 			    device_class,
 			    policy,
 			    snap);
-	snap->active = g_hash_table_contains(self->active, uuid);
-	snap->in_flight = g_hash_table_contains(self->in_flight, uuid) ||
-			  mg_service_settling(self, connection, cloned);
-	snap->gate_attempts = GPOINTER_TO_UINT(g_hash_table_lookup(self->gate, uuid));
-	snap->retry_at = ws != NULL ? ws->retry_at : 0;
+	snap->active = r != NULL && r->active_path != NULL;
+	snap->in_flight = (r != NULL && r->in_flight) || mg_service_settling(r, connection, cloned);
+	snap->gate_attempts = r != NULL ? r->gate_attempts : 0;
+	snap->retry_at = r != NULL ? r->retry_at : 0;
 	snap->keeps_hardened = mg_harden_is_kept(connection);
 	snap->unhardened = snap->keeps_hardened &&
 			   mg_harden_keep(connection, policy, snap->user_owned, FALSE, NULL) > 0;
@@ -217,15 +215,11 @@ static gboolean
 mg_service_defer(MgService *self, NMRemoteConnection *rc)
 {
 	const char *uuid = nm_connection_get_uuid(NM_CONNECTION(rc));
-	char *key;
 
-	if (g_hash_table_size(self->in_flight) < mg_service_max_ahead(self))
+	if (mg_profile_records_in_flight(self->records) < mg_service_max_ahead(self))
 		return FALSE;
-	if (!g_hash_table_contains(self->deferred_set, uuid)) {
-		key = g_strdup(uuid);
-		g_queue_push_tail(&self->deferred, key);
-		g_hash_table_insert(self->deferred_set, key, g_object_ref(rc));
-	}
+	mg_profile_records_defer(
+	    self->records, mg_profile_records_ensure(self->records, uuid), G_OBJECT(rc));
 	return TRUE;
 }
 
@@ -236,15 +230,16 @@ static void
 mg_service_gate(MgService *self, NMRemoteConnection *rc, const char *iface)
 {
 	const char *uuid = nm_connection_get_uuid(NM_CONNECTION(rc));
-	guint attempts = GPOINTER_TO_UINT(g_hash_table_lookup(self->gate, uuid)) + 1;
+	MgProfileRecord *r = mg_profile_records_ensure(self->records, uuid);
+	guint attempts = ++r->gate_attempts;
 
-	g_hash_table_replace(self->gate, g_strdup(uuid), GUINT_TO_POINTER(attempts));
 	g_message("profile '%s': its link came up with another address; up again with its own "
 		  "(attempt %u of %u)",
 		  nm_connection_get_id(NM_CONNECTION(rc)),
 		  attempts,
 		  MG_RECONCILE_MAX_GATE);
-	g_hash_table_replace(self->reactivate, g_strdup(uuid), g_strdup(iface));
+	g_free(r->reactivate_iface);
+	r->reactivate_iface = g_strdup(iface);
 	mg_service_reactivate_now(self, rc, uuid);
 }
 
@@ -314,8 +309,11 @@ mg_service_apply_writes(MgService *self,
 	if ((actions & MG_DO_ADOPT_LINK) != 0)
 		mg_service_adopt_link(self, connection, policy, &view->mac);
 	p = mg_state_get_profile(self->rt.state, uuid);
-	if (iface != NULL)
-		g_hash_table_replace(self->reactivate, g_strdup(uuid), g_strdup(iface));
+	if (iface != NULL) {
+		MgProfileRecord *r = mg_profile_records_ensure(self->records, uuid);
+		g_free(r->reactivate_iface);
+		r->reactivate_iface = g_strdup(iface);
+	}
 	w = mg_write_new(self, connection, &p->address);
 	if ((actions & MG_DO_ADOPT_LINK) != 0)
 		mg_service_write_recorded(self, rc, device_class, FALSE, w);
@@ -330,13 +328,14 @@ mg_service_note_checked(MgService *self,
 			const MgLinkView *view,
 			const MgReconcile *r)
 {
-	const char *uuid = nm_connection_get_uuid(connection);
+	MgProfileRecord *record =
+	    mg_profile_records_ensure(self->records, nm_connection_get_uuid(connection));
 
 	if (!view->new_activation || (r->actions & MG_DO_WATCH_LINK) != 0)
 		return;
-	g_hash_table_remove(self->unchecked, uuid);
+	record->unchecked = FALSE;
 	if (view->link == MG_LINK_CURRENT || view->link == MG_LINK_ADOPTABLE)
-		g_hash_table_remove(self->gate, uuid);
+		record->gate_attempts = 0;
 	else if (g_strcmp0(r->reason, "wrong-address-gave-up") == 0)
 		g_warning("profile '%s': its link keeps another address after %u re-activations; "
 			  "its driver may not allow a cloned address",
@@ -354,13 +353,15 @@ mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 			   MG_DO_MARK_USED | MG_DO_MARK_PENDING;
 	MgLinkView view = { FALSE, MG_LINK_UNKNOWN, { { 0 } } };
 	g_autofree char *words = NULL;
+	MgProfileRecord *record;
 	MgReconcile r;
 	const MgPolicy *policy;
 
 	if (!self->following || device_class == MG_DEVICE_CLASS_NONE || uuid == NULL)
 		return;
-	if (g_hash_table_contains(self->active, uuid)) {
-		view.new_activation = g_hash_table_contains(self->unchecked, uuid);
+	record = mg_profile_records_ensure(self->records, uuid);
+	if (record->active_path != NULL) {
+		view.new_activation = record->unchecked;
 		view.link = mg_service_link_address(self, uuid, device_class, &view.mac);
 	}
 	policy = mg_service_policy(self, connection, device_class);
@@ -379,13 +380,10 @@ mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 	if ((r.actions & state_only) != 0)
 		mg_service_apply_state(
 		    self, connection, device_class, policy, r.actions & state_only);
-	if (r.wake_at != 0)
-		g_hash_table_replace(
-		    self->wake_at, g_strdup(uuid), g_memdup2(&r.wake_at, sizeof(r.wake_at)));
-	else
-		g_hash_table_remove(self->wake_at, uuid);
+	record->wake_at = r.wake_at;
 	mg_service_note_checked(self, connection, &view, &r);
 	mg_service_apply_writes(self, rc, device_class, policy, &view, r.actions);
+	mg_profile_record_check(record);
 }
 
 /* One timer, for the earliest instant any profile asked for: no polling.
@@ -396,13 +394,15 @@ mg_service_rearm_now(gpointer user_data)
 {
 	MgService *self = user_data;
 	GHashTableIter iter;
-	gpointer v;
+	MgProfileRecord *r;
 	gint64 earliest = G_MAXINT64;
 	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
 
-	g_hash_table_iter_init(&iter, self->wake_at);
-	while (g_hash_table_iter_next(&iter, NULL, &v))
-		earliest = MIN(earliest, *(gint64 *)v);
+	mg_profile_records_iter_init(self->records, &iter);
+	while (g_hash_table_iter_next(&iter, NULL, (gpointer *)&r))
+		if (r->wake_at != 0)
+			earliest = MIN(earliest, r->wake_at);
+	mg_profile_records_check(self->records);
 	mg_wall_timer_arm(self->timer, earliest == G_MAXINT64 ? 0 : MAX(earliest, now + 1));
 	self->rearm_id = 0;
 	return G_SOURCE_REMOVE;

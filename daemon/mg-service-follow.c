@@ -9,7 +9,8 @@
 static NMActiveConnection *
 mg_service_active_connection(MgService *self, const char *uuid)
 {
-	const char *path = g_hash_table_lookup(self->active, uuid);
+	const MgProfileRecord *r = mg_profile_records_get(self->records, uuid);
+	const char *path = r != NULL ? r->active_path : NULL;
 	const GPtrArray *acs = nm_client_get_active_connections(self->client);
 
 	for (guint i = 0; path != NULL && acs != NULL && i < acs->len; i++) {
@@ -75,9 +76,10 @@ mg_service_device_changed(NMDevice *device, GParamSpec *pspec, gpointer user_dat
 	MgService *self = user_data;
 	NMActiveConnection *ac = nm_device_get_active_connection(device);
 	const char *uuid = ac != NULL ? nm_active_connection_get_uuid(ac) : NULL;
+	const MgProfileRecord *r = mg_profile_records_get(self->records, uuid);
 	NMRemoteConnection *rc;
 
-	if (uuid == NULL || !g_hash_table_contains(self->unchecked, uuid))
+	if (r == NULL || !r->unchecked)
 		return;
 	rc = nm_client_get_connection_by_uuid(self->client, uuid);
 	if (rc == NULL)
@@ -116,7 +118,7 @@ mg_service_active_changed(NMClient *client, GParamSpec *pspec, gpointer user_dat
 	g_autoptr(GHashTable) now = g_hash_table_new(g_str_hash, g_str_equal);
 	g_autoptr(GPtrArray) gone = g_ptr_array_new_with_free_func(g_free);
 	GHashTableIter iter;
-	gpointer k;
+	MgProfileRecord *record;
 
 	/* NetworkManager leaving ends no activation: it takes its devices'
 	 * connections up again when it comes back; and while it starts, what
@@ -127,35 +129,38 @@ mg_service_active_changed(NMClient *client, GParamSpec *pspec, gpointer user_dat
 	for (guint i = 0; acs != NULL && i < acs->len; i++) {
 		NMActiveConnection *ac = g_ptr_array_index(acs, i);
 		NMRemoteConnection *rc;
+		MgProfileRecord *r;
 		const char *uuid = nm_active_connection_get_uuid(ac);
 		const char *path = nm_object_get_path(NM_OBJECT(ac));
 		if (uuid == NULL || path == NULL)
 			continue;
 		g_hash_table_add(now, (gpointer)uuid);
-		if (g_strcmp0(g_hash_table_lookup(self->active, uuid), path) == 0)
+		r = mg_profile_records_ensure(self->records, uuid);
+		if (g_strcmp0(r->active_path, path) == 0)
 			continue;
-		g_hash_table_replace(self->active, g_strdup(uuid), g_strdup(path));
+		g_free(r->active_path);
+		r->active_path = g_strdup(path);
 		mg_service_note_changed(self, uuid);
 		/* Those found up at start are not new activations. */
 		if (self->synced)
-			g_hash_table_add(self->unchecked, g_strdup(uuid));
+			r->unchecked = TRUE;
 		rc = nm_client_get_connection_by_uuid(self->client, uuid);
 		if (rc != NULL)
 			mg_service_evaluate(
 			    self, rc, self->synced ? MG_EVENT_ACTIVATED : MG_EVENT_SEEN);
 	}
-	g_hash_table_iter_init(&iter, self->active);
-	while (g_hash_table_iter_next(&iter, &k, NULL)) {
-		if (!g_hash_table_contains(now, k)) {
-			mg_service_note_changed(self, k);
-			g_ptr_array_add(gone, g_strdup(k));
-			g_hash_table_iter_remove(&iter);
+	mg_profile_records_iter_init(self->records, &iter);
+	while (g_hash_table_iter_next(&iter, NULL, (gpointer *)&record)) {
+		if (record->active_path != NULL && !g_hash_table_contains(now, record->uuid)) {
+			mg_service_note_changed(self, record->uuid);
+			g_ptr_array_add(gone, g_strdup(record->uuid));
+			g_clear_pointer(&record->active_path, g_free);
+			record->unchecked = FALSE;
 		}
 	}
 	for (guint i = 0; i < gone->len; i++) {
 		NMRemoteConnection *rc =
 		    nm_client_get_connection_by_uuid(self->client, g_ptr_array_index(gone, i));
-		g_hash_table_remove(self->unchecked, g_ptr_array_index(gone, i));
 		mg_service_watch_over(self, g_ptr_array_index(gone, i));
 		if (rc != NULL)
 			mg_service_evaluate(self, rc, MG_EVENT_DEACTIVATED);
@@ -190,9 +195,13 @@ static void
 mg_service_connection_changed(NMConnection *connection, gpointer user_data)
 {
 	MgService *self = user_data;
+	MgProfileRecord *r =
+	    mg_profile_records_get(self->records, nm_connection_get_uuid(connection));
 
-	g_hash_table_remove(self->unsettled, nm_connection_get_path(connection));
-	g_hash_table_remove(self->settling, nm_connection_get_uuid(connection));
+	if (r != NULL) {
+		r->unsettled = FALSE;
+		r->settling = FALSE;
+	}
 	mg_service_connection_seen(self, NM_REMOTE_CONNECTION(connection));
 }
 
@@ -211,13 +220,17 @@ mg_service_profile_updated(GDBusConnection *connection,
 			   gpointer user_data)
 {
 	MgService *self = user_data;
+	NMObject *profile = nm_client_get_object_by_path(self->client, path);
+	const char *uuid;
 
 	/* Any local user may send a signal that looks like NetworkManager's:
 	 * only NetworkManager's own, about a profile libnm knows, counts. */
 	if (g_strcmp0(sender, nm_client_get_dbus_name_owner(self->client)) != 0 ||
-	    nm_client_get_object_by_path(self->client, path) == NULL)
+	    !NM_IS_REMOTE_CONNECTION(profile))
 		return;
-	g_hash_table_add(self->unsettled, g_strdup(path));
+	uuid = nm_connection_get_uuid(NM_CONNECTION(profile));
+	if (uuid != NULL)
+		mg_profile_records_ensure(self->records, uuid)->unsettled = TRUE;
 }
 
 static void
@@ -266,12 +279,7 @@ mg_service_forget(MgService *self, const char *uuid)
 	if (mg_state_remove_profile(self->rt.state, uuid))
 		mg_service_commit_soon(self);
 	mg_service_note_changed(self, uuid);
-	g_hash_table_remove(self->wake_at, uuid);
-	g_hash_table_remove(self->writes, uuid);
-	g_hash_table_remove(self->settling, uuid);
-	g_hash_table_remove(self->unchecked, uuid);
-	g_hash_table_remove(self->gate, uuid);
-	g_hash_table_remove(self->watches, uuid);
+	mg_profile_records_remove(self->records, uuid);
 	mg_service_schedule_publish(self);
 }
 
@@ -306,11 +314,13 @@ mg_service_connection_removed(NMClient *client, NMRemoteConnection *rc, gpointer
 {
 	MgService *self = user_data;
 	const char *uuid = nm_connection_get_uuid(NM_CONNECTION(rc));
+	MgProfileRecord *r = mg_profile_records_get(self->records, uuid);
 
-	g_hash_table_remove(self->unsettled, nm_connection_get_path(NM_CONNECTION(rc)));
 	if (uuid == NULL)
 		return;
-	mg_service_policy_removed(self, uuid);
+	if (r != NULL)
+		r->unsettled = FALSE;
+	mg_service_policy_changed(self, uuid);
 	if (!nm_client_get_nm_running(client))
 		return;
 	g_hash_table_replace(
@@ -328,7 +338,14 @@ mg_service_connection_removed(NMClient *client, NMRemoteConnection *rc, gpointer
 static void
 mg_service_follow_nm(MgService *self)
 {
-	g_hash_table_remove_all(self->active);
+	GHashTableIter iter;
+	MgProfileRecord *r;
+
+	mg_profile_records_iter_init(self->records, &iter);
+	while (g_hash_table_iter_next(&iter, NULL, (gpointer *)&r)) {
+		g_clear_pointer(&r->active_path, g_free);
+		r->unchecked = FALSE;
+	}
 	self->following = TRUE;
 	self->synced = FALSE;
 	mg_service_active_changed(self->client, NULL, self);
@@ -348,12 +365,7 @@ mg_service_nm_running_changed(NMClient *client, GParamSpec *pspec, gpointer user
 	if (!nm_client_get_nm_running(client)) {
 		g_message("NetworkManager is not running; waiting for it");
 		self->following = FALSE;
-		g_hash_table_remove_all(self->active);
-		g_hash_table_remove_all(self->unchecked);
-		g_hash_table_remove_all(self->watches);
-		/* its successor's object paths may name other profiles */
-		g_hash_table_remove_all(self->unsettled);
-		mg_service_policy_changed(self, NULL);
+		mg_profile_records_nm_left(self->records);
 		g_clear_handle_id(&self->rearm_id, g_source_remove);
 		mg_wall_timer_arm(self->timer, 0);
 		return;

@@ -47,7 +47,14 @@ void
 mg_service_forget_missing(MgService *self)
 {
 	g_autoptr(GPtrArray) uuids = mg_state_list_profiles(self->rt.state);
+	GHashTableIter iter;
+	MgProfileRecord *r;
 
+	/* and those only this run knew of */
+	mg_profile_records_iter_init(self->records, &iter);
+	while (g_hash_table_iter_next(&iter, NULL, (gpointer *)&r))
+		if (mg_state_get_profile(self->rt.state, r->uuid) == NULL)
+			g_ptr_array_add(uuids, r->uuid);
 	if (self->gone_checks == NULL)
 		self->gone_checks = g_cancellable_new();
 	for (guint i = 0; i < uuids->len; i++) {

@@ -28,6 +28,7 @@
 #include "mg-nm-leases.h"
 #include "mg-profile.h"
 #include "mg-profile-lock.h"
+#include "mg-profile-record.h"
 #include "mg-schedule.h"
 #include "mg-stations.h"
 #include "mg-link-check-index-write.h"
@@ -44,23 +45,14 @@ struct _MgService {
 	GObject parent_instance;
 	MgRuntime rt;
 	NMClient *client;
-	GHashTable *active;    /* UUID -> D-Bus path of its active connection */
-	gboolean synced;       /* the active connections found at start are known */
-	gboolean following;    /* NetworkManager runs and has finished starting:
-				  decisions are made (mg-service-follow.c) */
-	GHashTable *writes;    /* UUID -> MgWriteState: failures, and an unwritten address */
-	GHashTable *settling;  /* UUID -> MgMac written (all zero: released), until libnm's
-				  copy shows it */
-	GHashTable *unchecked; /* UUIDs whose activation's link address is not checked yet */
-	GHashTable *gate;      /* UUID -> re-activations in a row for a wrong link address */
-	GHashTable *watches;   /* UUID -> MgServiceWatch: the passive watch after a clean check */
-	GHashTable *removed;   /* UUID -> D-Bus path libnm said went, settled once idle */
+	/* What macguised knows about each profile (mg-profile-record.h) */
+	MgProfileRecords *records;
+	gboolean synced;     /* the active connections found at start are known */
+	gboolean following;  /* NetworkManager runs and has finished starting:
+				decisions are made (mg-service-follow.c) */
+	GHashTable *removed; /* UUID -> D-Bus path libnm said went, settled once idle */
 	guint removed_id;
 	GCancellable *gone_checks; /* asking NetworkManager whether a profile libnm lacks is gone */
-	GHashTable *in_flight;     /* UUIDs whose profile write has not returned */
-	/* D-Bus paths of profiles NetworkManager changed whose new settings
-	 * libnm has not fetched yet (mg-service-update.c) */
-	GHashTable *unsettled;
 	GDBusConnection *updated_bus;
 	guint updated_watch;
 	int profile_lock;   /* mg-profile-lock.h; -1: none */
@@ -74,38 +66,22 @@ struct _MgService {
 	GQueue waiting_slot; /* MgWrite: recorded, waiting for one of MG_SERVICE_MAX_WRITES */
 	GHashTable *changed; /* UUIDs whose status changed since "profiles-changed" */
 	guint changed_id;
-	GQueue deferred; /* UUIDs due a write while mg_service_max_ahead() were under way */
-	GHashTable *deferred_set;
-	GHashTable *wake_at;    /* UUID -> next instant worth waking for */
-	GHashTable *reactivate; /* UUID -> interface ("": any) to bring it up on once written */
-	MgWallTimer *timer;     /* for the earliest instant any profile asked for */
-	guint rearm_id;         /* the timer is to be set again, once idle */
+	MgWallTimer *timer; /* for the earliest instant any profile asked for */
+	guint rearm_id;     /* the timer is to be set again, once idle */
 	GDBusConnection *resume_bus;
-	guint resume_watch;    /* logind's PrepareForSleep */
-	guint publish_id;      /* the link-check index is to be rewritten */
-	GHashTable *published; /* the UUIDs the index lists */
+	guint resume_watch; /* logind's PrepareForSleep */
+	guint publish_id;   /* the link-check index is to be rewritten */
 	MgStateSaver *saver;
 	guint save_retry_id;
 	guint save_failures; /* in a row: the retry backs off */
 	gboolean publish_failed;
 	char *config_path;
 	char *runtime_dir;
-	char *nm_state_dir;   /* NetworkManager's leases */
-	GHashTable *policies; /* UUID -> its resolved policy (mg-service-policy.c) */
-	MgPolicy policy_off;  /* for a profile without a UUID */
+	char *nm_state_dir;  /* NetworkManager's leases */
+	MgPolicy policy_off; /* for a profile without a UUID */
 	/* NetworkManager's first-contact defaults; NULL: not kept */
 	MgFirstContactKeeper *first_contact;
 };
-
-/* A profile's writes: failures in a row, when to try again, and an address
- * drawn and recorded but not yet in the profile (a retry writes it rather
- * than drawing, and filling the history, again). */
-typedef struct {
-	guint failures;
-	gint64 retry_at;
-	gboolean has_drawn;
-	MgMac drawn;
-} MgWriteState;
 
 /* Profile writes under way at once. The system bus refuses a client more
  * than max_replies_per_connection (128 on Debian) pending calls, and a
@@ -169,6 +145,8 @@ void mg_service_reactivate_done(GObject *source, GAsyncResult *result, gpointer 
 void mg_service_reactivate_now(MgService *self, NMRemoteConnection *rc, const char *uuid);
 MgWrite *mg_write_new(MgService *self, NMConnection *connection, const MgMac *mac);
 void mg_write_free(MgWrite *w);
+/* @w's write is no longer under way. */
+void mg_service_write_landed(MgService *self, MgWrite *w);
 void mg_service_write_done(GObject *source, GAsyncResult *result, gpointer user_data);
 void mg_service_write_failed(MgService *self, MgWrite *w, const GError *error);
 void mg_service_write_superseded(MgService *self, MgWrite *w);
@@ -217,13 +195,11 @@ gboolean mg_service_assign(MgService *self,
 
 /* Each profile's resolved policy (mg-service-policy.c): valid until the
  * profile changes or macguise.conf is reloaded. */
-GHashTable *mg_service_policies_new(void);
 const MgPolicy *
 mg_service_policy(MgService *self, NMConnection *connection, MgDeviceClass device_class);
 /* @uuid's profile changed (NULL: macguise.conf did): resolve again when next
  * asked. */
 void mg_service_policy_changed(MgService *self, const char *uuid);
-void mg_service_policy_removed(MgService *self, const char *uuid);
 
 /* Deciding, and carrying the decision out (mg-service-decide.c) */
 void mg_service_snapshot(MgService *self,
@@ -252,7 +228,8 @@ NMRemoteConnection *mg_service_lookup_profile(MgService *self, const char *profi
 /* Whether macguised manages the profile with the address it holds now:
  * the one the hook checks. */
 gboolean mg_service_manages(MgService *self, NMConnection *c);
-GHashTable *mg_service_watches_new(void);
+/* Frees a record's passive watch (mg-profile-record.h). */
+void mg_service_watch_free(gpointer watch);
 /* The profile's activation is over: its passive watch, if any, ends without
  * a finding. */
 void mg_service_watch_over(MgService *self, const char *uuid);

@@ -39,7 +39,7 @@ mg_service_take_lock(MgService *self)
 void
 mg_service_release_lock(MgService *self)
 {
-	if (!self->lock_held || g_hash_table_size(self->in_flight) > 0)
+	if (!self->lock_held || mg_profile_records_in_flight(self->records) > 0)
 		return;
 	mg_profile_lock_release(self->profile_lock);
 	self->lock_held = FALSE;
@@ -133,7 +133,7 @@ mg_service_write_stale(MgService *self, MgWrite *w, NMRemoteConnection *rc, cons
 	g_autofree char *known = mg_profile_basis(NM_CONNECTION(rc));
 
 	g_debug("profile '%s': changed since the decision to write it; deciding again", w->id);
-	g_hash_table_remove(self->in_flight, w->uuid);
+	mg_service_write_landed(self, w);
 	mg_service_write_ended(self);
 	mg_service_write_superseded(self, w);
 	if (w->assign)
@@ -166,7 +166,7 @@ mg_service_keep_hardened(MgService *self, NMRemoteConnection *rc, NMConnection *
 static void
 mg_service_write_needless(MgService *self, MgWrite *w)
 {
-	g_hash_table_remove(self->in_flight, w->uuid);
+	mg_service_write_landed(self, w);
 	mg_service_write_ended(self);
 	mg_service_write_over(self, NULL);
 	mg_write_free(w);
@@ -239,7 +239,7 @@ mg_service_update_read(GObject *source, GAsyncResult *result, gpointer user_data
 		if (error == NULL)
 			error = g_error_new_literal(
 			    MG_ERROR, MG_ERROR_NOT_FOUND, _("the profile is gone"));
-		g_hash_table_remove(self->in_flight, w->uuid);
+		mg_service_write_landed(self, w);
 		mg_service_write_ended(self);
 		mg_service_write_failed(self, w, error);
 		mg_service_write_over(self, NULL);
@@ -247,6 +247,15 @@ mg_service_update_read(GObject *source, GAsyncResult *result, gpointer user_data
 		return;
 	}
 	mg_service_update_with(w, rc, current);
+}
+
+/* Whether NetworkManager changed @w's profile since libnm last fetched it. */
+static gboolean
+mg_service_write_unsettled(const MgWrite *w)
+{
+	const MgProfileRecord *r = mg_profile_records_get(w->self->records, w->uuid);
+
+	return r != NULL && r->unsettled;
 }
 
 static const char *
@@ -305,7 +314,7 @@ mg_service_update_synced(GObject *source, GAsyncResult *result, gpointer user_da
 	g_clear_pointer(&answer, g_variant_unref);
 
 	if (rc != NULL && nm_object_get_client(NM_OBJECT(rc)) != NULL &&
-	    !g_hash_table_contains(w->self->unsettled, nm_connection_get_path(NM_CONNECTION(rc)))) {
+	    !mg_service_write_unsettled(w)) {
 		g_autoptr(NMConnection) current = nm_simple_connection_new_clone(NM_CONNECTION(rc));
 		mg_service_update_with(w, rc, current);
 		return;
@@ -389,7 +398,7 @@ mg_service_write_mismatched(MgService *self, MgWrite *w)
 {
 	NMRemoteConnection *rc =
 	    w->rc != NULL && nm_object_get_client(NM_OBJECT(w->rc)) != NULL ? w->rc : NULL;
-	gboolean fetched = rc != NULL && !g_hash_table_contains(self->unsettled, mg_write_path(w));
+	gboolean fetched = rc != NULL && !mg_service_write_unsettled(w);
 
 	g_message("profile '%s': changed by another program as macguise wrote it; nothing "
 		  "undone, deciding again",
@@ -426,7 +435,8 @@ mg_service_write_prepare(MgService *self,
 	w->device_class = device_class;
 	w->new_stable_id = new_stable_id;
 	w->basis = mg_profile_basis(connection);
-	g_hash_table_add(self->in_flight, g_strdup(w->uuid));
+	mg_profile_records_set_in_flight(
+	    self->records, mg_profile_records_ensure(self->records, w->uuid), TRUE);
 }
 
 /* Starts writing @w's address into the profile (and a new stable-id epoch

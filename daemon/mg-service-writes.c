@@ -67,15 +67,14 @@ mg_write_free(MgWrite *w)
 	g_free(w);
 }
 
-static MgWriteState *
-mg_service_write_state(MgService *self, const char *uuid)
+/* @w's write is no longer under way. */
+void
+mg_service_write_landed(MgService *self, MgWrite *w)
 {
-	MgWriteState *ws = g_hash_table_lookup(self->writes, uuid);
-	if (ws == NULL) {
-		ws = g_new0(MgWriteState, 1);
-		g_hash_table_insert(self->writes, g_strdup(uuid), ws);
-	}
-	return ws;
+	MgProfileRecord *r = mg_profile_records_get(self->records, w->uuid);
+
+	if (r != NULL)
+		mg_profile_records_set_in_flight(self->records, r, FALSE);
 }
 
 /* A write that did not happen: a new address it carried, recorded already,
@@ -83,13 +82,15 @@ mg_service_write_state(MgService *self, const char *uuid)
 void
 mg_service_write_superseded(MgService *self, MgWrite *w)
 {
-	MgWriteState *ws = mg_service_write_state(self, w->uuid);
+	MgProfileRecord *r = mg_profile_records_get(self->records, w->uuid);
 
+	if (r == NULL)
+		return;
 	if (w->assign) {
-		ws->has_drawn = TRUE;
-		ws->drawn = w->mac;
+		r->has_drawn = TRUE;
+		r->drawn = w->mac;
 	}
-	g_hash_table_remove(self->reactivate, w->uuid);
+	g_clear_pointer(&r->reactivate_iface, g_free);
 }
 
 /* NetworkManager 1.44's NM_SETTINGS_ERROR_VERSION_ID_MISMATCH, which
@@ -110,17 +111,19 @@ mg_nm_is_version_mismatch(const GError *error)
 void
 mg_service_write_failed(MgService *self, MgWrite *w, const GError *error)
 {
-	MgWriteState *ws = mg_service_write_state(self, w->uuid);
+	MgProfileRecord *r = mg_profile_records_get(self->records, w->uuid);
 	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
 
-	ws->failures++;
-	ws->retry_at = mg_reconcile_retry_at(ws->failures, now);
+	if (r == NULL)
+		return; /* the profile left NetworkManager */
+	r->failures++;
+	r->retry_at = mg_reconcile_retry_at(r->failures, now);
 	mg_service_write_superseded(self, w);
 	if (w->harden_only && w->unmark) {
 		g_warning("profile '%s': cannot remove the mark of an earlier address (trying "
 			  "again in %" G_GINT64_FORMAT " s): %s",
 			  w->id,
-			  ws->retry_at - now,
+			  r->retry_at - now,
 			  error->message);
 		return;
 	}
@@ -128,16 +131,18 @@ mg_service_write_failed(MgService *self, MgWrite *w, const GError *error)
 		g_warning("profile '%s': cannot write back harden's fixes (trying again in "
 			  "%" G_GINT64_FORMAT " s): %s",
 			  w->id,
-			  ws->retry_at - now,
+			  r->retry_at - now,
 			  error->message);
 		return;
 	}
 	g_warning("profile '%s': cannot write its address (trying again in %" G_GINT64_FORMAT
 		  " s): %s",
 		  w->id,
-		  ws->retry_at - now,
+		  r->retry_at - now,
 		  error->message);
 }
+
+static void mg_service_write_settles(MgService *self, MgWrite *w);
 
 /* mode=off: the profile carries `permanent` in place of a macguise
  * address; the address stays in the history, never handed out again. */
@@ -146,8 +151,7 @@ mg_service_release_succeeded(MgService *self, MgWrite *w)
 {
 	MgProfileState *p = mg_state_get_profile(self->rt.state, w->uuid);
 
-	g_hash_table_remove(self->writes, w->uuid);
-	g_hash_table_replace(self->settling, g_strdup(w->uuid), g_memdup2(&w->mac, sizeof(w->mac)));
+	mg_service_write_settles(self, w);
 	mg_service_note_changed(self, w->uuid);
 	if (p != NULL) {
 		p->has_address = FALSE;
@@ -155,6 +159,20 @@ mg_service_release_succeeded(MgService *self, MgWrite *w)
 		mg_service_commit_soon(self);
 	}
 	g_message("profile '%s': mode off: the card's own address from its next activation", w->id);
+}
+
+/* @w was written. libnm's copy of the profile lags the write: until it
+ * shows it, the address there before is not a revert. */
+static void
+mg_service_write_settles(MgService *self, MgWrite *w)
+{
+	MgProfileRecord *r = mg_profile_records_get(self->records, w->uuid);
+
+	if (r == NULL)
+		return;
+	mg_profile_record_write_ok(r);
+	r->settling = TRUE;
+	r->settling_mac = w->mac;
 }
 
 static void
@@ -170,18 +188,17 @@ mg_service_write_succeeded(MgService *self, MgWrite *w)
 	if (w->unmark)
 		g_message("profile '%s': the mark of its earlier macguise address removed", w->id);
 	if (w->harden_only) {
-		g_hash_table_remove(self->writes, w->uuid);
+		MgProfileRecord *r = mg_profile_records_get(self->records, w->uuid);
+		if (r != NULL)
+			mg_profile_record_write_ok(r);
 		return;
 	}
 	if (w->release) {
 		mg_service_release_succeeded(self, w);
 		return;
 	}
-	g_hash_table_remove(self->writes, w->uuid);
 	mg_service_note_changed(self, w->uuid);
-	/* libnm's copy of the profile lags the write: until it shows the new
-	 * address, the old one there is not a revert. */
-	g_hash_table_replace(self->settling, g_strdup(w->uuid), g_memdup2(&w->mac, sizeof(w->mac)));
+	mg_service_write_settles(self, w);
 	if (!w->assign) {
 		g_message("profile '%s': address #%s written again", w->id, digest);
 		return;
@@ -227,7 +244,8 @@ mg_service_reactivate_done(GObject *source, GAsyncResult *result, gpointer user_
 void
 mg_service_reactivate_now(MgService *self, NMRemoteConnection *rc, const char *uuid)
 {
-	const char *iface = g_hash_table_lookup(self->reactivate, uuid);
+	MgProfileRecord *r = mg_profile_records_get(self->records, uuid);
+	g_autofree char *iface = r != NULL ? g_steal_pointer(&r->reactivate_iface) : NULL;
 	NMDevice *device;
 
 	if (iface == NULL)
@@ -235,7 +253,6 @@ mg_service_reactivate_now(MgService *self, NMRemoteConnection *rc, const char *u
 	device = iface[0] != '\0' ? nm_client_get_device_by_iface(self->client, iface) : NULL;
 	nm_client_activate_connection_async(
 	    self->client, NM_CONNECTION(rc), device, NULL, NULL, mg_service_reactivate_done, NULL);
-	g_hash_table_remove(self->reactivate, uuid);
 }
 
 void
@@ -247,7 +264,7 @@ mg_service_write_done(GObject *source, GAsyncResult *result, gpointer user_data)
 	g_autoptr(GVariant) ret =
 	    nm_remote_connection_update2_finish(NM_REMOTE_CONNECTION(source), result, &error);
 
-	g_hash_table_remove(self->in_flight, w->uuid);
+	mg_service_write_landed(self, w);
 	mg_service_write_ended(self);
 	if (ret == NULL && mg_nm_is_version_mismatch(error)) {
 		mg_service_write_mismatched(self, w);
@@ -279,14 +296,13 @@ mg_service_write_over(MgService *self, NMRemoteConnection *rc)
 {
 	if (rc != NULL)
 		mg_service_evaluate(self, rc, MG_EVENT_TIMER);
-	while (g_hash_table_size(self->in_flight) < mg_service_max_ahead(self) &&
-	       !g_queue_is_empty(&self->deferred)) {
-		g_autofree char *uuid = g_queue_pop_head(&self->deferred);
-		g_autoptr(NMRemoteConnection) next = NULL;
-		g_hash_table_steal_extended(self->deferred_set, uuid, NULL, (gpointer *)&next);
+	while (mg_profile_records_in_flight(self->records) < mg_service_max_ahead(self)) {
+		g_autoptr(GObject) next = mg_profile_records_next_deferred(self->records);
+		if (next == NULL)
+			break;
 		/* (one NetworkManager removed meanwhile has no client) */
-		if (next != NULL && nm_object_get_client(NM_OBJECT(next)) != NULL)
-			mg_service_evaluate(self, next, MG_EVENT_TIMER);
+		if (nm_object_get_client(NM_OBJECT(next)) != NULL)
+			mg_service_evaluate(self, NM_REMOTE_CONNECTION(next), MG_EVENT_TIMER);
 	}
 	mg_service_release_lock(self);
 	mg_service_rearm(self);
@@ -317,15 +333,16 @@ mg_service_assign(MgService *self,
 		  const char *reactivate_iface)
 {
 	NMConnection *connection = NM_CONNECTION(rc);
-	MgWriteState *ws = g_hash_table_lookup(self->writes, nm_connection_get_uuid(connection));
+	MgProfileRecord *r =
+	    mg_profile_records_ensure(self->records, nm_connection_get_uuid(connection));
 	g_autoptr(GError) error = NULL;
 	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
 	MgWrite *w;
 	guint32 jitter;
 	MgMac mac, hardware;
 
-	if (ws != NULL && ws->has_drawn && !for_conflict) {
-		mac = ws->drawn;
+	if (r->has_drawn && !for_conflict) {
+		mac = r->drawn;
 	} else {
 		g_autoptr(GArray) taken = mg_service_device_macs(self);
 		if (!mg_profile_draw(
@@ -353,9 +370,10 @@ mg_service_assign(MgService *self,
 	w->assign = TRUE;
 	w->due_at = mg_schedule_due_at(policy, now, jitter);
 	w->for_conflict = for_conflict;
-	if (reactivate_iface != NULL)
-		g_hash_table_replace(
-		    self->reactivate, g_strdup(w->uuid), g_strdup(reactivate_iface));
+	if (reactivate_iface != NULL) {
+		g_free(r->reactivate_iface);
+		r->reactivate_iface = g_strdup(reactivate_iface);
+	}
 	mg_service_write_recorded(self, rc, device_class, policy->harden, w);
 	return TRUE;
 }
@@ -393,8 +411,10 @@ mg_service_committed(gboolean saved, gpointer user_data)
 		g_warning("profile '%s': keeps its address until a new one can be recorded "
 			  "in the state; trying again later",
 			  w->id);
-		g_hash_table_remove(self->in_flight, w->uuid);
-		g_hash_table_remove(self->reactivate, w->uuid);
+		MgProfileRecord *r = mg_profile_records_get(self->records, w->uuid);
+		mg_service_write_landed(self, w);
+		if (r != NULL)
+			g_clear_pointer(&r->reactivate_iface, g_free);
 	}
 	if (writes->len > 0)
 		mg_service_write_over(self, NULL);

@@ -59,8 +59,6 @@ mg_service_finalize(GObject *object)
 	g_queue_clear_full(&self->waiting_slot, (GDestroyNotify)mg_write_free);
 	g_queue_clear_full(&self->to_commit, (GDestroyNotify)mg_write_free);
 	g_clear_pointer(&self->changed, g_hash_table_unref);
-	g_clear_pointer(&self->published, g_hash_table_unref);
-	g_clear_pointer(&self->policies, g_hash_table_unref);
 	mg_policy_clear(&self->policy_off);
 	g_queue_clear_full(&self->locked_out, (GDestroyNotify)mg_write_free);
 	if (self->profile_lock >= 0)
@@ -75,23 +73,12 @@ mg_service_finalize(GObject *object)
 		g_cancellable_cancel(self->gone_checks);
 	g_clear_object(&self->gone_checks);
 	g_clear_object(&self->client);
-	g_clear_pointer(&self->active, g_hash_table_unref);
-	g_clear_pointer(&self->writes, g_hash_table_unref);
-	g_clear_pointer(&self->settling, g_hash_table_unref);
-	g_clear_pointer(&self->unchecked, g_hash_table_unref);
-	g_clear_pointer(&self->gate, g_hash_table_unref);
-	g_clear_pointer(&self->watches, g_hash_table_unref);
+	g_clear_pointer(&self->records, mg_profile_records_free);
 	g_clear_handle_id(&self->removed_id, g_source_remove);
 	g_clear_pointer(&self->removed, g_hash_table_unref);
-	g_clear_pointer(&self->in_flight, g_hash_table_unref);
-	g_clear_pointer(&self->unsettled, g_hash_table_unref);
-	g_queue_clear_full(&self->deferred, g_free);
-	g_clear_pointer(&self->deferred_set, g_hash_table_unref);
-	g_clear_pointer(&self->wake_at, g_hash_table_unref);
 	/* before the runtime: it draws from its catalogue */
 	g_clear_pointer(&self->first_contact, mg_first_contact_keeper_free);
 	mg_runtime_clear(&self->rt);
-	g_clear_pointer(&self->reactivate, g_hash_table_unref);
 	g_free(self->config_path);
 	g_free(self->runtime_dir);
 	g_free(self->nm_state_dir);
@@ -120,21 +107,8 @@ mg_service_init(MgService *self)
 {
 	self->profile_lock = -1;
 	self->changed = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	self->published = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	self->active = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-	self->writes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-	self->settling = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-	self->unchecked = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	self->gate = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	self->watches = mg_service_watches_new();
+	self->records = mg_profile_records_new(mg_service_watch_free);
 	self->removed = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-	self->in_flight = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	self->unsettled = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	g_queue_init(&self->deferred);
-	self->deferred_set = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_object_unref);
-	self->wake_at = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-	self->reactivate = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-	self->policies = mg_service_policies_new();
 	mg_policy_init_default(&self->policy_off);
 	self->policy_off.mode = MG_MODE_OFF;
 }
@@ -217,6 +191,21 @@ mg_service_leaves_alone(MgService *self, NMConnection *c)
 	return mg_service_policy(self, c, device_class)->mode == MG_MODE_OFF;
 }
 
+/* Which profiles the index lists: @listed's UUIDs. */
+static void
+mg_service_mark_published(MgService *self, GPtrArray *listed)
+{
+	GHashTableIter iter;
+	MgProfileRecord *r;
+
+	mg_profile_records_iter_init(self->records, &iter);
+	while (g_hash_table_iter_next(&iter, NULL, (gpointer *)&r))
+		r->published = FALSE;
+	for (guint i = 0; i < listed->len; i++)
+		mg_profile_records_ensure(self->records, g_ptr_array_index(listed, i))->published =
+		    TRUE;
+}
+
 /* The link-check index: the profiles the pre-up hook has nothing to check
  * for, so that it leaves without a D-Bus round trip (see mg-link-check-index-write.h).
  * It lists only those macguise leaves alone for good: the hook asks about
@@ -245,9 +234,7 @@ mg_service_publish(gpointer user_data)
 				g_ptr_array_add(skip, (gpointer)uuid);
 		}
 	}
-	g_hash_table_remove_all(self->published);
-	for (guint i = 0; i < skip->len; i++)
-		g_hash_table_add(self->published, g_strdup(g_ptr_array_index(skip, i)));
+	mg_service_mark_published(self, skip);
 	data = mg_link_check_index_to_data(skip, all, &len);
 	if (g_mkdir_with_parents(self->runtime_dir, 0700) != 0 ||
 	    !g_file_set_contents_full(
@@ -270,8 +257,9 @@ mg_service_index_check(MgService *self, NMConnection *c)
 {
 	const char *uuid = nm_connection_get_uuid(c);
 
-	if (uuid != NULL &&
-	    mg_service_leaves_alone(self, c) != g_hash_table_contains(self->published, uuid))
+	const MgProfileRecord *r = mg_profile_records_get(self->records, uuid);
+
+	if (uuid != NULL && mg_service_leaves_alone(self, c) != (r != NULL && r->published))
 		mg_service_schedule_publish(self);
 }
 
