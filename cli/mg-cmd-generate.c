@@ -20,6 +20,7 @@ static gboolean
 mg_generate_print(MgGenerator *gen,
 		  MgRandom *rng,
 		  MgDeviceClass device_class,
+		  const MgDriverMix *mix,
 		  int count,
 		  gboolean json,
 		  GError **error)
@@ -49,6 +50,13 @@ mg_generate_print(MgGenerator *gen,
 			json_object_set_string_member(o, "vendor_id", entry->vendor->id);
 			json_object_set_string_member(
 			    o, "class", mg_device_class_to_string(device_class));
+			/* "driver:ID" for a chip family's mix, "class" for the class's */
+			if (mix != NULL) {
+				g_autofree char *name = g_strconcat("driver:", mix->id, NULL);
+				json_object_set_string_member(o, "mix", name);
+			} else {
+				json_object_set_string_member(o, "mix", "class");
+			}
 			json_array_add_object_element(out, o);
 		} else {
 			g_print("%s\n", mac_text);
@@ -67,6 +75,8 @@ mg_cmd_generate(int argc, char **argv)
 {
 	g_autofree char *class_text = NULL;
 	g_auto(GStrv) vendors = NULL;
+	g_autofree char *driver = NULL;
+	const MgDriverMix *mix = NULL;
 	int count = 1;
 	gboolean json = FALSE;
 	const GOptionEntry entries[] = {
@@ -84,6 +94,13 @@ mg_cmd_generate(int argc, char **argv)
 		  &vendors,
 		  N_("Draw only from this vendor (id or name; repeatable)"),
 		  "NAME" },
+		{ "driver",
+		  'd',
+		  0,
+		  G_OPTION_ARG_STRING,
+		  &driver,
+		  N_("Draw as for a card with this driver (as NetworkManager names it)"),
+		  "DRIVER" },
 		{ "count",
 		  'n',
 		  0,
@@ -104,7 +121,9 @@ mg_cmd_generate(int argc, char **argv)
 		"generate",
 		NULL,
 		_("Print plausible, globally administered MAC addresses drawn from the\n"
-		  "vendor catalogue, in proportion to each vendor's weight."),
+		  "vendor catalogue, in proportion to each vendor's weight.  With --driver,\n"
+		  "from the makers that ship that chip ('macguise lookup' names the chips\n"
+		  "a block's maker ships); a driver without a mix draws from the class's."),
 		entries,
 		&argc,
 		&argv))
@@ -118,14 +137,36 @@ mg_cmd_generate(int argc, char **argv)
 					  _("--count must be a whole number from 1 to %d"),
 					  MG_GENERATE_MAX_COUNT);
 
+	if (driver != NULL && vendors != NULL)
+		return mg_cli_usage_error("generate",
+					  _("--driver and --vendor exclude each other"));
+
 	cat = mg_cli_catalogue(&error);
 	if (cat == NULL)
 		return mg_cli_failure("generate", error);
-	gen = mg_generator_new(cat,
-			       device_class,
-			       (const char *const *)vendors,
-			       g_get_real_time() / G_USEC_PER_SEC,
-			       &error);
+	/* Without --class, the class whose mix takes the driver (r8169: ethernet). */
+	for (guint i = 0; class_text == NULL && driver != NULL && i < MG_DEVICE_CLASS_COUNT; i++) {
+		if (mg_catalogue_find_driver_mix(cat, mg_device_classes[i], driver) != NULL) {
+			device_class = mg_device_classes[i];
+			break;
+		}
+	}
+	if (driver != NULL) {
+		gen = mg_generator_new_for_driver(
+		    cat, device_class, driver, g_get_real_time() / G_USEC_PER_SEC, &mix, &error);
+		if (gen != NULL && mix == NULL)
+			/* TRANSLATORS: %s is a driver name, then a device class */
+			g_printerr(_("macguise generate: no mix for driver '%s'; drawing from "
+				     "the %s class's mix\n"),
+				   driver,
+				   mg_device_class_to_string(device_class));
+	} else {
+		gen = mg_generator_new(cat,
+				       device_class,
+				       (const char *const *)vendors,
+				       g_get_real_time() / G_USEC_PER_SEC,
+				       &error);
+	}
 	if (gen == NULL) {
 		if (g_error_matches(error, MG_ERROR, MG_ERROR_NOT_FOUND)) {
 			/* TRANSLATORS: %s says which vendor is unknown */
@@ -139,7 +180,7 @@ mg_cmd_generate(int argc, char **argv)
 	if (rng == NULL)
 		return mg_cli_failure("generate", error);
 
-	if (!mg_generate_print(gen, rng, device_class, count, json, &error))
+	if (!mg_generate_print(gen, rng, device_class, mix, count, json, &error))
 		return mg_cli_failure("generate", error);
 	return MG_EXIT_OK;
 }

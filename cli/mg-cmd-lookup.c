@@ -17,8 +17,68 @@ typedef struct {
 	const char *kind; /* "global", "local" or "multicast" */
 } MgLookup;
 
+/* The vendor's share of @mix's draws, in per cent. */
+static double
+mg_lookup_mix_share(const MgDriverMix *mix, const MgVendor *vendor)
+{
+	guint64 total = 0;
+	for (guint i = 0; i < mix->weights->len; i++)
+		total += ((const MgDriverWeight *)g_ptr_array_index(mix->weights, i))->weight;
+	return 100.0 * mg_driver_mix_weight(mix, vendor) / (double)MAX(total, 1);
+}
+
+/* The chip families whose cards carry @vendor's blocks, "rtw89 (66%), ...". */
+static char *
+mg_lookup_chips_text(MgCatalogue *cat, const MgVendor *vendor)
+{
+	GPtrArray *mixes = mg_catalogue_get_driver_mixes(cat);
+	g_autoptr(GString) out = g_string_new(NULL);
+
+	for (guint i = 0; i < mixes->len; i++) {
+		const MgDriverMix *mix = g_ptr_array_index(mixes, i);
+		if (mg_driver_mix_weight(mix, vendor) == 0)
+			continue;
+		g_string_append_printf(out,
+				       "%s%s %s (%.0f%%)",
+				       out->len > 0 ? ", " : "",
+				       mg_device_class_to_string(mix->device_class),
+				       mix->id,
+				       mg_lookup_mix_share(mix, vendor));
+	}
+	return out->len > 0 ? g_string_free(g_steal_pointer(&out), FALSE) : NULL;
+}
+
+static JsonNode *
+mg_lookup_chips_json(MgCatalogue *cat, const MgVendor *vendor)
+{
+	GPtrArray *mixes = mg_catalogue_get_driver_mixes(cat);
+	JsonArray *arr = json_array_new();
+	JsonNode *node = json_node_new(JSON_NODE_ARRAY);
+
+	for (guint i = 0; i < mixes->len; i++) {
+		const MgDriverMix *mix = g_ptr_array_index(mixes, i);
+		JsonObject *o;
+		JsonArray *match;
+		if (mg_driver_mix_weight(mix, vendor) == 0)
+			continue;
+		o = json_object_new();
+		match = json_array_new();
+		for (guint j = 0; mix->match[j] != NULL; j++)
+			json_array_add_string_element(match, mix->match[j]);
+		json_object_set_string_member(o, "mix", mix->id);
+		json_object_set_string_member(
+		    o, "class", mg_device_class_to_string(mix->device_class));
+		json_object_set_array_member(o, "drivers", match);
+		json_object_set_string_member(o, "products", mix->products);
+		json_object_set_double_member(o, "share", mg_lookup_mix_share(mix, vendor) / 100.0);
+		json_array_add_object_element(arr, o);
+	}
+	json_node_take_array(node, arr);
+	return node;
+}
+
 static void
-mg_lookup_print(const MgLookup *l, gboolean have_registry)
+mg_lookup_print(const MgLookup *l, MgCatalogue *cat, gboolean have_registry)
 {
 	char text[MG_MAC_STRLEN];
 
@@ -47,6 +107,12 @@ mg_lookup_print(const MgLookup *l, gboolean have_registry)
 		g_print("  %-12s %s\n", _("era:"), mg_era_to_string(l->entry->era));
 		/* TRANSLATORS: the date the block was first seen in the registry */
 		g_print("  %-12s %s\n", _("registered:"), registered);
+		{
+			g_autofree char *chips = mg_lookup_chips_text(cat, l->entry->vendor);
+			/* TRANSLATORS: the chip families (drivers) whose cards carry
+			 * the maker's blocks, each with the maker's share */
+			g_print("  %-12s %s\n", _("chips:"), chips != NULL ? chips : _("none"));
+		}
 		return;
 	}
 	g_print("  %s\n", _("not in the macguise catalogue"));
@@ -66,7 +132,7 @@ mg_lookup_print(const MgLookup *l, gboolean have_registry)
 }
 
 static JsonNode *
-mg_lookup_json(const MgLookup *l)
+mg_lookup_json(const MgLookup *l, MgCatalogue *cat)
 {
 	JsonObject *o = json_object_new();
 	JsonNode *node = json_node_new(JSON_NODE_OBJECT);
@@ -85,6 +151,7 @@ mg_lookup_json(const MgLookup *l)
 		json_object_set_member(o, "classes", mg_cli_class_json(l->entry->classes));
 		json_object_set_string_member(o, "era", mg_era_to_string(l->entry->era));
 		json_object_set_string_member(o, "registered", registered);
+		json_object_set_member(o, "chips", mg_lookup_chips_json(cat, l->entry->vendor));
 	}
 	if (l->registry_owner != NULL)
 		json_object_set_string_member(o, "registry_owner", l->registry_owner);
@@ -142,9 +209,9 @@ mg_cmd_lookup(int argc, char **argv)
 			l.registry_owner =
 			    mg_ieee_registry_lookup_mac(registry, &l.mac, &l.registry_block);
 		if (json)
-			json_array_add_element(out, mg_lookup_json(&l));
+			json_array_add_element(out, mg_lookup_json(&l, cat));
 		else
-			mg_lookup_print(&l, registry != NULL);
+			mg_lookup_print(&l, cat, registry != NULL);
 	}
 	if (json) {
 		g_autoptr(JsonNode) root = json_node_new(JSON_NODE_ARRAY);

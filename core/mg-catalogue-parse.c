@@ -12,12 +12,6 @@
 
 /* Parsing -------------------------------------------------------------- */
 
-typedef struct {
-	MgCatalogue *catalogue;
-	MgVendor *vendor; /* the block being read */
-	guint line;
-} MgCatalogueParser;
-
 static gboolean G_GNUC_PRINTF(3, 4)
     mg_catalogue_fail(MgCatalogueParser *parser, GError **error, const char *format, ...)
 {
@@ -366,8 +360,17 @@ mg_catalogue_parse_line(MgCatalogueParser *parser, char *line, GError **error)
 		*rest++ = '\0';
 	rest = g_strstrip(rest);
 
+	if (indented && parser->mix != NULL)
+		return mg_catalogue_parse_driver_line(parser, key, rest, error);
 	if (indented)
 		return mg_catalogue_parse_vendor_line(parser, key, rest, error);
+	if (g_strcmp0(key, "driver") == 0)
+		return mg_catalogue_finish_vendor(parser, error) &&
+		       mg_catalogue_finish_driver(parser, error) &&
+		       mg_catalogue_parse_driver_start(parser, rest, error);
+	if (parser->mix != NULL || parser->catalogue->drivers->len > 0)
+		return mg_catalogue_fail(
+		    parser, error, _("'%s' after the first driver block"), key);
 	if (g_strcmp0(key, "vendor") != 0)
 		return mg_catalogue_fail(
 		    parser, error, _("expected 'vendor ID' or an indented line, not '%s'"), key);
@@ -394,14 +397,15 @@ mg_catalogue_parse_line(MgCatalogueParser *parser, char *line, GError **error)
 gboolean
 mg_catalogue_parse_lines(MgCatalogue *catalogue, char **lines, GError **error)
 {
-	MgCatalogueParser parser = { catalogue, NULL, 0 };
+	MgCatalogueParser parser = { catalogue, NULL, NULL, 0 };
 
 	for (guint i = 0; lines[i] != NULL; i++) {
 		parser.line = i + 1;
 		if (!mg_catalogue_parse_line(&parser, lines[i], error))
 			return FALSE;
 	}
-	if (!mg_catalogue_finish_vendor(&parser, error))
+	if (!mg_catalogue_finish_vendor(&parser, error) ||
+	    !mg_catalogue_finish_driver(&parser, error))
 		return FALSE;
 	if (catalogue->vendors->len == 0) {
 		g_set_error_literal(

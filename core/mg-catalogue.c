@@ -40,6 +40,7 @@ mg_catalogue_free(MgCatalogue *catalogue)
 	if (catalogue == NULL)
 		return;
 	g_hash_table_unref(catalogue->by_oui);
+	g_ptr_array_unref(catalogue->drivers);
 	g_ptr_array_unref(catalogue->entries);
 	g_ptr_array_unref(catalogue->vendors);
 	g_free(catalogue);
@@ -174,6 +175,7 @@ mg_catalogue_new_from_data(const char *text, gsize len, GError **error)
 	    g_ptr_array_new_with_free_func((GDestroyNotify)mg_catalogue_entry_free);
 	catalogue->by_oui =
 	    g_hash_table_new_full(NULL, NULL, NULL, (GDestroyNotify)g_ptr_array_unref);
+	catalogue->drivers = g_ptr_array_new_with_free_func((GDestroyNotify)mg_driver_mix_free);
 
 	if (!g_utf8_validate_len(text, len, NULL) || memchr(text, '\0', len) != NULL) {
 		g_set_error_literal(error,

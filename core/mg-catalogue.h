@@ -53,6 +53,25 @@ struct _MgVendor {
 	guint line;
 };
 
+/* One maker's share of a chip family's draws. */
+typedef struct {
+	const MgVendor *vendor;
+	guint weight;
+	char *source; /* how the weight was derived */
+} MgDriverWeight;
+
+/* The makers whose blocks the cards of one chip family carry: a Wi-Fi card
+ * with a Realtek chip carries its module maker's block, never Intel's. */
+typedef struct {
+	char *id;
+	MgDeviceClass device_class; /* one class */
+	GStrv match;                /* driver names as NetworkManager reports them; globs */
+	char *products;
+	GPtrArray *weights; /* MgDriverWeight* */
+	GPtrArray *notes;   /* char*: evidence left out, and why */
+	guint line;
+} MgDriverMix;
+
 typedef struct _MgCatalogue MgCatalogue;
 
 /* The source of a weight that counts the vendor's registry blocks. */
@@ -69,6 +88,17 @@ GPtrArray *mg_catalogue_get_entries(MgCatalogue *catalogue);
 const MgVendor *mg_catalogue_find_vendor(MgCatalogue *catalogue, const char *name);
 /* The most specific row whose block holds @mac, or NULL. */
 const MgCatalogueEntry *mg_catalogue_lookup(MgCatalogue *catalogue, const MgMac *mac);
+
+GPtrArray *mg_catalogue_get_driver_mixes(MgCatalogue *catalogue);
+/* The mix of @device_class whose match list takes @driver (as NetworkManager
+ * reports it in GENERAL.DRIVER), or NULL: the class's mix then serves. */
+const MgDriverMix *mg_catalogue_find_driver_mix(MgCatalogue *catalogue,
+						MgDeviceClass device_class,
+						const char *driver);
+/* By the mix's id ("rtw89"), case-insensitive, or NULL. */
+const MgDriverMix *mg_catalogue_find_driver_mix_id(MgCatalogue *catalogue, const char *id);
+/* @vendor's weight in @mix, 0 when it has none. */
+guint mg_driver_mix_weight(const MgDriverMix *mix, const MgVendor *vendor);
 
 /* Each single class, in the order of per-class arrays. */
 extern const MgDeviceClass mg_device_classes[MG_DEVICE_CLASS_COUNT];

@@ -90,40 +90,21 @@ mg_generator_vendor_fill(MgGeneratorVendor *gv, MgDeviceClass device_class, gint
 	}
 }
 
-MgGenerator *
-mg_generator_new(MgCatalogue *catalogue,
-		 MgDeviceClass device_class,
-		 const char *const *vendors,
-		 gint64 now,
-		 GError **error)
+/* The vendors of @all for the class (those of @requested when it is not
+ * empty), weighted by @mix where given, else by their class weight. */
+static MgGenerator *
+mg_generator_build(GPtrArray *all,
+		   MgDeviceClass device_class,
+		   GPtrArray *requested,
+		   const MgDriverMix *mix,
+		   gint64 now,
+		   GError **error)
 {
 	g_autoptr(MgGenerator) gen = g_new0(MgGenerator, 1);
-	g_autoptr(GPtrArray) requested = g_ptr_array_new();
-	GPtrArray *all = mg_catalogue_get_vendors(catalogue);
-
-	g_return_val_if_fail(device_class == MG_DEVICE_CLASS_WIFI ||
-				 device_class == MG_DEVICE_CLASS_ETHERNET ||
-				 device_class == MG_DEVICE_CLASS_AP,
-			     NULL);
 
 	gen->vendors = g_array_new(FALSE, TRUE, sizeof(MgGeneratorVendor));
 	gen->vendor_cumulative = g_array_new(FALSE, FALSE, sizeof(guint32));
 	g_array_set_clear_func(gen->vendors, (GDestroyNotify)mg_generator_vendor_clear);
-
-	/* By the catalogue's own matching (id or name, any case). */
-	for (guint i = 0; vendors != NULL && vendors[i] != NULL; i++) {
-		const MgVendor *v = mg_catalogue_find_vendor(catalogue, vendors[i]);
-		if (v != NULL) {
-			g_ptr_array_add(requested, (gpointer)v);
-		} else {
-			g_set_error(error,
-				    MG_ERROR,
-				    MG_ERROR_NOT_FOUND,
-				    _("'%s' is not a vendor in the catalogue"),
-				    vendors[i]);
-			return NULL;
-		}
-	}
 
 	for (guint i = 0; i < all->len; i++) {
 		const MgVendor *v = g_ptr_array_index(all, i);
@@ -132,7 +113,10 @@ mg_generator_new(MgCatalogue *catalogue,
 		if ((v->classes & device_class) == 0 ||
 		    (requested->len > 0 && !g_ptr_array_find(requested, v, NULL)))
 			continue;
-		gv.weight = mg_vendor_weight(v, device_class);
+		gv.weight =
+		    mix != NULL ? mg_driver_mix_weight(mix, v) : mg_vendor_weight(v, device_class);
+		if (gv.weight == 0)
+			continue;
 		mg_generator_vendor_fill(&gv, device_class, now);
 		if (gv.entries->len == 0 || gv.weight > G_MAXUINT32 - gen->total_weight) {
 			mg_generator_vendor_clear(&gv);
@@ -151,6 +135,66 @@ mg_generator_new(MgCatalogue *catalogue,
 		return NULL;
 	}
 	return g_steal_pointer(&gen);
+}
+
+MgGenerator *
+mg_generator_new(MgCatalogue *catalogue,
+		 MgDeviceClass device_class,
+		 const char *const *vendors,
+		 gint64 now,
+		 GError **error)
+{
+	g_autoptr(GPtrArray) requested = g_ptr_array_new();
+
+	g_return_val_if_fail(device_class == MG_DEVICE_CLASS_WIFI ||
+				 device_class == MG_DEVICE_CLASS_ETHERNET ||
+				 device_class == MG_DEVICE_CLASS_AP,
+			     NULL);
+	/* By the catalogue's own matching (id or name, any case). */
+	for (guint i = 0; vendors != NULL && vendors[i] != NULL; i++) {
+		const MgVendor *v = mg_catalogue_find_vendor(catalogue, vendors[i]);
+		if (v == NULL) {
+			g_set_error(error,
+				    MG_ERROR,
+				    MG_ERROR_NOT_FOUND,
+				    _("'%s' is not a vendor in the catalogue"),
+				    vendors[i]);
+			return NULL;
+		}
+		g_ptr_array_add(requested, (gpointer)v);
+	}
+	return mg_generator_build(
+	    mg_catalogue_get_vendors(catalogue), device_class, requested, NULL, now, error);
+}
+
+MgGenerator *
+mg_generator_new_for_driver(MgCatalogue *catalogue,
+			    MgDeviceClass device_class,
+			    const char *driver,
+			    gint64 now,
+			    const MgDriverMix **mix,
+			    GError **error)
+{
+	const MgDriverMix *found = mg_catalogue_find_driver_mix(catalogue, device_class, driver);
+	g_autoptr(GPtrArray) none = g_ptr_array_new();
+	MgGenerator *gen = NULL;
+
+	g_return_val_if_fail(device_class == MG_DEVICE_CLASS_WIFI ||
+				 device_class == MG_DEVICE_CLASS_ETHERNET ||
+				 device_class == MG_DEVICE_CLASS_AP,
+			     NULL);
+	if (found != NULL)
+		gen = mg_generator_build(
+		    mg_catalogue_get_vendors(catalogue), device_class, none, found, now, NULL);
+	/* A mix whose every block is too young or gone draws as the class. */
+	if (gen == NULL) {
+		found = NULL;
+		gen = mg_generator_build(
+		    mg_catalogue_get_vendors(catalogue), device_class, none, NULL, now, error);
+	}
+	if (mix != NULL)
+		*mix = found;
+	return gen;
 }
 
 /* The first index whose running sum exceeds a uniform draw below the total:

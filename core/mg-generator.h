@@ -33,6 +33,18 @@ MgGenerator *mg_generator_new(MgCatalogue *catalogue,
 			      const char *const *vendors,
 			      gint64 now,
 			      GError **error);
+/* As mg_generator_new() for every vendor, but weighted by the mix of the
+ * chip family @driver belongs to (as NetworkManager reports the device's
+ * driver in GENERAL.DRIVER), so that the address's maker is one that ships
+ * the chip.  Where no mix takes @driver (NULL included), or none of the mix's
+ * blocks may be drawn at @now, the class's mix serves.  @mix is set to the
+ * mix used, NULL for the class's. */
+MgGenerator *mg_generator_new_for_driver(MgCatalogue *catalogue,
+					 MgDeviceClass device_class,
+					 const char *driver,
+					 gint64 now,
+					 const MgDriverMix **mix,
+					 GError **error);
 void mg_generator_free(MgGenerator *generator);
 
 /* A vendor in proportion to its weight for the class, one of its blocks in

@@ -112,9 +112,21 @@ def every_shipped_prefix_belongs_to_its_vendor():
 
 @mgtap.test
 def every_weight_says_where_it_comes_from():
+    weights, mixes, block = [], [], None
     with open(TABLE, encoding="utf-8") as f:
-        weights = [line.split(None, 3) for line in f if line.startswith("  weight ")]
-    assert weights
+        for line in f:
+            if line.startswith(("vendor ", "driver ")):
+                block = line.split()[0]
+            elif line.startswith("  weight "):
+                (weights if block == "vendor" else mixes).append(line.split(None, 3))
+    assert weights and mixes
+    # A chip family's weights: the survey's counts spread by Linux's id
+    # tables, or the chip maker's own cards (Intel's), with the reason.
+    for _, vendor, n, source in mixes:
+        assert int(n) > 0, (vendor, n)
+        assert (source.startswith("survey: ") and "Linux 6.1.192" in source
+                or "survey: " in source and "linux-hardware.org" in source
+                or "Intel's block" in source), source
     for _, cls, n, source in weights:
         assert cls in ("wifi", "ethernet", "ap") and int(n) > 0, (cls, n)
         assert source.startswith(("survey: ", "long tail: ", "ieee-blocks")), source

@@ -16,6 +16,12 @@
 	"  weight ethernet 2 cited: a survey\n"                                                    \
 	"  products test cards\n"
 
+#define DRIVER_HEAD                                                                                \
+	"driver iwl\n"                                                                             \
+	"  class wifi\n"                                                                           \
+	"  match iwlwifi iwl*\n"                                                                   \
+	"  products test radios\n"
+
 /* A registration date: every row needs one. */
 #define REG " registered=2015-03-01"
 
@@ -143,6 +149,28 @@ static const MgBadCase bad_cases[] = {
 	  "not among the vendor's classes" },
 	{ "vendor acme\n  name\n", "has no value" },
 	{ "vendor acme\n  name \xff\n", "not valid UTF-8" },
+	{ VENDOR_HEAD "  prefix 8CF8C5" REG "\ndriver Iwl\n", "not lowercase" },
+	{ VENDOR_HEAD "  prefix 8CF8C5" REG "\ndriver iwl\n", "driver 'iwl' has no class" },
+	{ VENDOR_HEAD "  prefix 8CF8C5" REG "\n" DRIVER_HEAD, "driver 'iwl' has no weight" },
+	{ VENDOR_HEAD "  prefix 8CF8C5" REG "\n" DRIVER_HEAD "  weight acme 5 x\n" DRIVER_HEAD,
+	  "driver 'iwl' is listed twice" },
+	{ VENDOR_HEAD "  prefix 8CF8C5" REG "\n" DRIVER_HEAD "  weight nobody 5 x\n",
+	  "'nobody' is not a vendor id" },
+	{ VENDOR_HEAD "  prefix 8CF8C5" REG "\n" DRIVER_HEAD "  weight Acme 5 x\n",
+	  "'Acme' is not a vendor id" },
+	{ VENDOR_HEAD "  prefix 8CF8C5" REG "\n" DRIVER_HEAD "  weight acme 0 x\n",
+	  "not a whole number" },
+	{ VENDOR_HEAD "  prefix 8CF8C5" REG "\n" DRIVER_HEAD "  weight acme 5\n",
+	  "not VENDOR N SOURCE" },
+	{ VENDOR_HEAD "  prefix 8CF8C5" REG "\n" DRIVER_HEAD
+		      "  weight acme 5 x\n  weight acme 5 y\n",
+	  "a second weight for acme" },
+	{ VENDOR_HEAD "  prefix 8CF8C5" REG "\ndriver iwl\n  class ap\n  match iwlwifi\n"
+		      "  products p\n  weight acme 5 x\n",
+	  "vendor 'acme' has no ap blocks" },
+	{ VENDOR_HEAD "  prefix 8CF8C5" REG "\n" DRIVER_HEAD "  colour blue\n", "unknown keyword" },
+	{ VENDOR_HEAD "  prefix 8CF8C5" REG "\n" DRIVER_HEAD "  weight acme 5 x\n" VENDOR_HEAD,
+	  "'vendor' after the first driver block" },
 };
 
 static void
@@ -159,6 +187,39 @@ test_catalogue_parse_bad(void)
 				error->message,
 				bad_cases[i].message);
 	}
+}
+
+/* A driver block: its vendors' weights, its match list with globs, its
+ * class; a driver it does not take, or another class's, finds no mix. */
+static void
+test_catalogue_parse_driver(void)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(MgCatalogue) cat = parse(
+	    VENDOR_HEAD "  prefix 8CF8C5" REG "\n"
+			"vendor other\n  name Other\n  organization O\n"
+			"  classes wifi\n  weight wifi 1 x\n  products p\n"
+			"  prefix 3C6A9D" REG "\n" DRIVER_HEAD "  weight acme 9 cited: a count\n"
+			"  weight other 1 cited: another\n"
+			"  note left out: nothing\n",
+	    &error);
+	const MgDriverMix *mix;
+
+	g_assert_no_error(error);
+	g_assert_cmpuint(mg_catalogue_get_driver_mixes(cat)->len, ==, 1);
+	mix = mg_catalogue_find_driver_mix(cat, MG_DEVICE_CLASS_WIFI, "iwl-test");
+	g_assert_nonnull(mix);
+	g_assert_true(mix == mg_catalogue_find_driver_mix(cat, MG_DEVICE_CLASS_WIFI, "iwlwifi"));
+	g_assert_true(mix == mg_catalogue_find_driver_mix_id(cat, "IWL"));
+	g_assert_null(mg_catalogue_find_driver_mix(cat, MG_DEVICE_CLASS_WIFI, "rtw89_pci"));
+	g_assert_null(mg_catalogue_find_driver_mix(cat, MG_DEVICE_CLASS_ETHERNET, "iwlwifi"));
+	g_assert_null(mg_catalogue_find_driver_mix(cat, MG_DEVICE_CLASS_WIFI, NULL));
+	g_assert_cmpuint(mg_driver_mix_weight(mix, mg_catalogue_find_vendor(cat, "acme")), ==, 9);
+	g_assert_cmpuint(mg_driver_mix_weight(mix, mg_catalogue_find_vendor(cat, "other")), ==, 1);
+	g_assert_cmpstr(
+	    ((MgDriverWeight *)g_ptr_array_index(mix->weights, 0))->source, ==, "cited: a count");
+	g_assert_cmpuint(mix->notes->len, ==, 1);
+	g_assert_cmpstr(mix->products, ==, "test radios");
 }
 
 static void
@@ -238,6 +299,7 @@ main(int argc, char **argv)
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/catalogue/parse-good", test_catalogue_parse_good);
 	g_test_add_func("/catalogue/parse-bad", test_catalogue_parse_bad);
+	g_test_add_func("/catalogue/parse-driver", test_catalogue_parse_driver);
 	g_test_add_func("/catalogue/embedded-nul", test_catalogue_embedded_nul);
 	g_test_add_func("/catalogue/builtin", test_catalogue_builtin);
 	return g_test_run();

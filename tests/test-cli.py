@@ -93,6 +93,56 @@ def generate_json_has_the_documented_fields():
             assert looked["vendor"] == o["vendor"] and cls in looked["classes"], (o, looked)
 
 
+def driver_shares(cls, driver, count=20000):
+    p = run("generate", "--json", "--class", cls, "--driver", driver, "--count", str(count))
+    assert p.returncode == 0, p.stderr
+    arr = json.loads(p.stdout)
+    shares = {}
+    for a in arr:
+        shares[a["vendor_id"]] = shares.get(a["vendor_id"], 0) + 1 / len(arr)
+    return {a["mix"] for a in arr}, shares, p.stderr
+
+
+@mgtap.test
+def generate_for_a_driver_draws_the_makers_of_its_chip():
+    # issue #32's Check, with held-out bands
+    mixes, shares, _ = driver_shares("wifi", "iwlwifi")
+    assert mixes == {"driver:iwlwifi"} and shares.get("intel", 0) >= 0.99, shares
+    for driver, mix in (("rtw89_pci", "rtw89"), ("ath11k_pci", "ath11k"), ("mt7921e", "mt7921")):
+        mixes, shares, _ = driver_shares("wifi", driver)
+        assert mixes == {"driver:" + mix}, mixes
+        assert "intel" not in shares and len(shares) >= 2, (driver, shares)
+        assert max(shares.values()) < 0.9, (driver, shares)
+    mixes, shares, _ = driver_shares("ethernet", "r8169")
+    assert mixes == {"driver:r8169"} and "intel" not in shares, shares
+    mixes, shares, _ = driver_shares("ethernet", "r8152")
+    assert mixes == {"driver:r8152"} and shares.get("realtek", 0) > 0.75, shares
+
+
+@mgtap.test
+def generate_for_an_unknown_driver_falls_back_with_a_note():
+    mixes, shares, err = driver_shares("wifi", "veth", count=2000)
+    assert mixes == {"class"}, mixes
+    assert 0.35 < shares.get("intel", 0) < 0.55, shares
+    assert "no mix for driver 'veth'" in err and "wifi" in err, err
+    # without --class, the class whose mix takes the driver
+    arr = json_of("generate", "--json", "--driver", "r8169", "-n", "5")
+    assert {a["class"] for a in arr} == {"ethernet"}, arr
+    assert {a["mix"] for a in arr} == {"driver:r8169"}, arr
+    p = run("generate", "--driver", "iwlwifi", "--vendor", "intel")
+    assert p.returncode == 2 and "exclude each other" in p.stderr, p.stderr
+
+
+@mgtap.test
+def lookup_names_the_chips_a_maker_ships():
+    info = json_of("lookup", "--json", "00:e0:4c:12:34:56", "9c:b6:d0:12:34:56")
+    chips = {c["mix"]: c for c in info[0]["chips"]}
+    assert "r8152" in chips and "r8152" in chips["r8152"]["drivers"], info[0]
+    assert 0.75 < chips["r8152"]["share"] <= 1, chips
+    p = run("lookup", "00:e0:4c:12:34:56")
+    assert p.returncode == 0 and "r8152" in p.stdout, p.stdout
+
+
 @mgtap.test
 def generate_vendor_restriction():
     arr = json_of("generate", "--json", "-n", "40", "--vendor", "lenovo", "--vendor", "Intel",

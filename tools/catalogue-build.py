@@ -13,11 +13,17 @@ Usage:
       organisations data/catalogue.sources names, and write them into
       data/evidence/.  DIR is an ieee-data directory (oui.csv, mam.csv,
       oui36.csv); FILE is mac-ages.csv.  Not run by the build.
+  catalogue-build.py extract-chips --btusb FILE --modules DIR [--data DIR]
+      For a curator: the Bluetooth USB ids of combo cards by chip section
+      (FILE is a kernel's drivers/bluetooth/btusb.c) and the USB ids the
+      Ethernet adapter drivers bind (DIR holds the kernel's modules: their
+      modinfo aliases), written into data/evidence/.  Not run by the build.
 """
 import argparse
 import csv
 import io
 import os
+import re
 import sys
 from collections import defaultdict
 
@@ -27,6 +33,11 @@ REGISTRY_DATE = "2026-06-25"
 AGES_FILE = "block-ages.csv"
 SURVEY_FILE = "linuxhw-trends-2023-06.csv"
 SURVEY_NAME = "linux-hardware.org, June 2023"
+BTUSB_FILE = "btusb-combo-ids-6.1.192.csv"
+BTUSB_NAME = "Linux 6.1.192's btusb id table (Debian 12's linux-source-6.1 6.1.192-3)"
+USB_DRIVER_FILE = "usb-ethernet-ids-6.1.192.csv"
+USB_DRIVER_NAME = "Linux 6.1.192's module aliases (Debian 12's linux-image-6.1.0-57-amd64)"
+USB_ETHERNET_DRIVERS = ("r8152", "ax88179_178a", "asix", "cdc_ether", "cdc_ncm")
 SCALE = 100000  # weights are draws per 100,000 of the class
 BITS = {"MA-L": 24, "MA-M": 28, "MA-S": 36}
 
@@ -59,14 +70,22 @@ def read_sources(path):
             if not line.startswith(" "):
                 if key == "vendor":
                     v = {"id": rest, "orgs": [], "maps": [], "include": {},
-                         "exclude": {}, "address": None, "line": lineno}
+                         "exclude": {}, "address": None, "line": lineno, "usb_ids": []}
                     vendors.append(v)
+                    continue
+                if key == "driver":
+                    v = {"driver": rest, "match": [], "combo": [], "own": None,
+                         "usb": False, "boards": False, "left_out": {}, "line": lineno}
+                    rules["driver-mixes"].append(v)
                     continue
                 head, why = split_why(rest)
                 rules[key].append((names(head), why))
                 continue
             if v is None:
                 fail(f"{path}:{lineno}: indented line before the first vendor")
+            if "driver" in v:
+                read_driver_line(v, key, rest, f"{path}:{lineno}")
+                continue
             if key == "organization":
                 v["orgs"].append(rest)
             elif key in ("name", "products"):
@@ -78,12 +97,36 @@ def read_sources(path):
                 if not why:
                     fail(f"{path}:{lineno}: {key} needs why=")
                 v[key][block.upper()] = why
+            elif key == "usb-id":
+                v["usb_ids"] += rest.lower().split("|")
             elif key in ("wifi", "ethernet", "ap"):
                 kind, _, arg = rest.partition(" ")
                 v["maps"].append((key, kind, names(arg)))
             else:
                 fail(f"{path}:{lineno}: unknown keyword '{key}'")
     return rules, vendors
+
+
+def read_driver_line(d, key, rest, where):
+    if key in ("class", "products"):
+        d[key] = rest
+    elif key == "own":
+        d["own"], d["own_why"] = split_why(rest)
+        if not d["own_why"]:
+            fail(f"{where}: own needs why=")
+    elif key == "match":
+        d["match"] = rest.split()
+    elif key == "combo":
+        d["combo"] += names(rest)
+    elif key in ("usb-adapters", "boards"):
+        d["usb" if key == "usb-adapters" else "boards"] = True
+    elif key == "left-out":
+        vid, why = split_why(rest)
+        if not why:
+            fail(f"{where}: left-out needs why=")
+        d["left_out"][vid] = why
+    else:
+        fail(f"{where}: unknown driver keyword '{key}'")
 
 
 def rule_names(rules, key):
@@ -235,6 +278,160 @@ def spread_tail(w, vendors, cls, tail, tail_blocks, what):
               f"tail makers (ieee-blocks)")
 
 
+# Per-driver mixes -------------------------------------------------------------
+
+def usb_vendor_map(vendors, cls):
+    """USB vendor id -> catalogue vendor id, for the vendors of a class."""
+    return {u: v["id"] for v in vendors for u in v["usb_ids"]
+            if any(m[0] == cls for m in v["maps"])}
+
+
+def combo_weights(d, rules, vendors, survey, combo_rows, all_sections):
+    """Module makers of a chip family: each maker's combo cards in the survey
+    (its Bluetooth rows; a brand's own Wi-Fi rows) spread over the chip
+    families whose Bluetooth ids it holds in btusb, in proportion to them."""
+    w, notes = Weights(), []
+    umap = usb_vendor_map(vendors, "wifi")
+    unnamed = rule_names(rules, "module-unnamed")
+    held = defaultdict(lambda: defaultdict(int))  # vendor -> section -> ids
+    for section, usb, _ in combo_rows:
+        if section in all_sections and usb in umap:
+            held[umap[usb]][section] += 1
+    mine = set(d["combo"])
+    chip_own = sum(1 for s, u, _ in combo_rows if s in mine and u in CHIP_USB_IDS)
+    other = sorted({u for s, u, _ in combo_rows
+                    if s in mine and u not in umap and u not in CHIP_USB_IDS})
+    for v in vendors:
+        n = sum(held[v["id"]][s] for s in mine)
+        if not n or v["id"] in d["left_out"]:
+            continue
+        table, ns = None, []
+        for cls, kind, vs in v["maps"]:
+            if cls == "wifi" and kind in ("module", "chip"):
+                table = "bluetooth-vendor" if kind == "module" else "wireless-vendor"
+                ns = vs
+        units = survey_sum(survey, table, set(ns)) if table else 0
+        total = sum(held[v["id"]].values())
+        if not units:
+            notes.append(f"{v['id']} holds {ids_text(n)} but the survey counts none of its cards")
+            continue
+        w.add(v["id"], units * n / total,
+              f"survey: {units} combo cards ({', '.join(ns)}; {SURVEY_NAME}) x {n} of its "
+              f"{total} Bluetooth ids of Wi-Fi chips in {BTUSB_NAME} that are this family's")
+    if chip_own:
+        notes.append(f"{ids_text(chip_own)} of the chip maker's own USB vendor left out "
+                     f"(they do not name the module maker)")
+    if other:
+        notes.append(f"ids of USB vendors not in the catalogue's Wi-Fi makers left out "
+                     f"({' '.join(other)})")
+    for vid, why in d["left_out"].items():
+        notes.append(f"{vid} left out: {why}")
+    return w, notes
+
+
+def usb_ethernet_weights(d, vendors, survey, usb_ids, mixed_drivers):
+    """USB Ethernet adapters: each maker's adapters in the survey, spread over
+    the drivers whose tables hold its USB ids, in proportion to them."""
+    w, notes = Weights(), []
+    umap = usb_vendor_map(vendors, "ethernet")
+    drv = d["match"][0]
+    for v in vendors:
+        mine = [r for r in usb_ids if r[0] == drv and umap.get(r[1]) == v["id"]]
+        if not mine or v["id"] in d["left_out"]:
+            continue
+        total = sum(1 for r in usb_ids if r[0] in mixed_drivers and umap.get(r[1]) == v["id"])
+        units, what = 0, []
+        for cls, kind, ns in v["maps"]:
+            if cls == "ethernet" and kind in ("usb-vendor", "usb-model", "adapters"):
+                table = "ethernet-model" if kind == "usb-model" else "ethernet-vendor"
+                units += survey_sum(survey, table, set(ns))
+                what += ns
+        if not units:
+            notes.append(f"{v['id']} holds {ids_text(len(mine))} but the survey counts none of "
+                         f"its adapters")
+            continue
+        w.add(v["id"], units * len(mine) / total,
+              f"survey: {units} USB adapters ({', '.join(what)}; {SURVEY_NAME}) x "
+              f"{len(mine)} of its {total} ids in the tables of "
+              f"{', '.join(sorted(mixed_drivers))} ({USB_DRIVER_NAME})")
+    other = sorted({r[1] for r in usb_ids if r[0] == drv and r[1] not in umap})
+    if other:
+        notes.append(f"ids of USB vendors not among the catalogue's Ethernet makers left out "
+                     f"({' '.join(other)})")
+    for vid, why in d["left_out"].items():
+        notes.append(f"{vid} left out: {why}")
+    return w, notes
+
+
+def board_weights(d, vendors, survey):
+    """On-board Ethernet: the board makers' shares, as in the class mix, less
+    the makers the driver's chips are not on."""
+    w, notes = Weights(), []
+    for form in ("notebook", "desktop"):
+        computers = survey_sum(survey, "computers", form=form)
+        for v in vendors:
+            for cls, kind, ns in v["maps"]:
+                if cls != "ethernet" or kind != "board" or v["id"] in d["left_out"]:
+                    continue
+                n = survey_sum(survey, "board-vendor", set(ns), form)
+                if n:
+                    w.add(v["id"], n / computers,
+                          f"survey: {n} of {computers} {form}s by {', '.join(sorted(ns))} "
+                          f"({SURVEY_NAME})")
+    for vid, why in d["left_out"].items():
+        notes.append(f"{vid} left out: {why}")
+    return w, notes
+
+
+def ids_text(n):
+    return f"{n} id" if n == 1 else f"{n} ids"
+
+
+CHIP_USB_IDS = {"0bda", "0cf3", "0e8d", "0a5c", "8087", "14e4"}
+
+
+def driver_mixes(rules, vendors, survey, combo_rows, usb_ids):
+    mixes = rules.get("driver-mixes", [])
+    all_sections = {s for d in mixes for s in d["combo"]}
+    known = {r[0] for r in combo_rows}
+    usb_drivers = {d["match"][0] for d in mixes if d["usb"]}
+    out = []
+    for d in mixes:
+        for s in d["combo"]:
+            if s not in known:
+                fail(f"driver {d['driver']}: no btusb section '{s}'")
+        if d["own"]:
+            w, notes = Weights(), []
+            w.add(d["own"], 1.0, d["own_why"] if "own_why" in d else "the chip maker's own")
+        elif d["combo"]:
+            w, notes = combo_weights(d, rules, vendors, survey, combo_rows, all_sections)
+        elif d["usb"]:
+            w, notes = usb_ethernet_weights(d, vendors, survey, usb_ids, usb_drivers)
+        elif d["boards"]:
+            w, notes = board_weights(d, vendors, survey)
+        else:
+            fail(f"driver {d['driver']}: no evidence keyword (own, combo, usb-adapters, boards)")
+        if not w.raw:
+            fail(f"driver {d['driver']}: the evidence names no maker")
+        out.append((d, w, notes))
+    return out
+
+
+def driver_lines(mixes):
+    out = []
+    for d, w, notes in mixes:
+        scaled = w.scaled()
+        out.append(f"driver {d['driver']}")
+        out.append(f"  class {d['class']}")
+        out.append(f"  match {' '.join(d['match'])}")
+        out.append(f"  products {d['products']}")
+        for vid in sorted(scaled, key=lambda k: (-scaled[k], k)):
+            out.append(f"  weight {vid} {scaled[vid]} {w.why[vid]}")
+        out += [f"  note {n}" for n in notes]
+        out.append("")
+    return out
+
+
 # Blocks ---------------------------------------------------------------------
 
 def vendor_blocks(v, registry, ages):
@@ -289,6 +486,11 @@ def derive(data):
             tail = f" era=current why={include_why}" if include_why else ""
             out.append(f"  prefix {b} registered={date}{tail}")
         out.append("")
+    combo_rows = [(r["section"], r["usb_vendor"], r["usb_product"])
+                  for r in read_commented_csv(os.path.join(ev, BTUSB_FILE))]
+    usb_ids = [(r["driver"], r["usb_vendor"], r["usb_product"])
+               for r in read_commented_csv(os.path.join(ev, USB_DRIVER_FILE))]
+    out += driver_lines(driver_mixes(rules, vendors, survey, combo_rows, usb_ids))
     return "\n".join(out)
 
 
@@ -321,6 +523,15 @@ HEADER = f"""# macguise vendor catalogue
 #                         size within its vendor, not before it is two years
 #                         old, and Wi-Fi blocks over ten years old at a quarter
 #                         of that.  why= runs to the end of the line.
+#
+# After the vendors, one `driver ID` block per chip family (data/catalogue.sources
+# says how each is derived):
+#   class CLASS           wifi or ethernet
+#   match GLOB...         the driver names NetworkManager reports (GENERAL.DRIVER)
+#   products TEXT         the chips and cards
+#   weight VENDOR N SOURCE  a vendor's share of the family's draws, N per
+#                         {SCALE:,}, and its derivation
+#   note TEXT             evidence left out, and why
 """
 
 
@@ -364,6 +575,70 @@ def extract(args):
           f"{len(wanted) - len(ages)} newer than mac-ages", file=sys.stderr)
 
 
+def btusb_rows(path):
+    """(section comment, vendor, product or "any") of every row of btusb.c's
+    btusb_table and blacklist_table (its quirks), in the order they list them."""
+    with open(path, encoding="utf-8") as f:
+        src = f.read()
+    rows = []
+    for name in ("btusb_table", "blacklist_table"):
+        start = src.index(f"static const struct usb_device_id {name}[]")
+        rows += btusb_table_rows(src[start:src.index("\n};", start)])
+    return rows
+
+
+def btusb_table_rows(table):
+    rows, section = [], None
+    for m in re.finditer(r"/\*\s*(.*?)\s*\*/|USB_DEVICE\(0x([0-9a-fA-F]{4}),\s*0x([0-9a-fA-F]{4})\)"
+                         r"|USB_VENDOR_AND_INTERFACE_INFO\(0x([0-9a-fA-F]{4}),", table, re.S):
+        if m.group(1) is not None:
+            section = " ".join(m.group(1).split()).replace(",", ";")
+        elif section is not None and m.group(2) is not None:
+            rows.append((section, m.group(2).lower(), m.group(3).lower()))
+        elif section is not None:
+            rows.append((section, m.group(4).lower(), "any"))
+    return rows
+
+
+def module_usb_ids(modules, names):
+    """(module, vendor, product) from each module's modinfo usb aliases."""
+    out = set()
+    for root, _, files in os.walk(modules):
+        for fn in files:
+            mod = fn.split(".ko")[0]
+            if not fn.endswith(".ko") or mod not in names:
+                continue
+            with open(os.path.join(root, fn), "rb") as f:
+                data = f.read()
+            for m in re.finditer(rb"alias=usb:v([0-9A-F]{4})p([0-9A-F]{4})", data):
+                out.add((mod, m.group(1).decode().lower(), m.group(2).decode().lower()))
+    return sorted(out)
+
+
+def extract_chips(args):
+    ev = os.path.join(args.data, "evidence")
+    rows = btusb_rows(args.btusb)
+    with open(os.path.join(ev, BTUSB_FILE), "w", encoding="utf-8") as f:
+        f.write("# The Bluetooth halves of Wi-Fi/Bluetooth combo cards that Linux knows by\n"
+                "# USB id, by the section of btusb.c's two id tables that lists them (the\n"
+                "# section names the chip).  From drivers/bluetooth/btusb.c of Linux\n"
+                "# 6.1.192 (Debian 12's linux-source-6.1 6.1.192-3), GPL-2.0; the ids are\n"
+                "# facts, cut out by tools/catalogue-build.py extract-chips.\n")
+        f.write("section,usb_vendor,usb_product\n")
+        for r in rows:
+            f.write(",".join(r) + "\n")
+    ids = module_usb_ids(args.modules, USB_ETHERNET_DRIVERS)
+    with open(os.path.join(ev, USB_DRIVER_FILE), "w", encoding="utf-8") as f:
+        f.write("# The USB ids the USB Ethernet drivers bind, from the modinfo aliases of\n"
+                "# Linux 6.1.192's modules (Debian 12's linux-image-6.1.0-57-amd64\n"
+                "# 6.1.192-3), GPL-2.0; the ids are facts, cut out by\n"
+                "# tools/catalogue-build.py extract-chips.\n")
+        f.write("driver,usb_vendor,usb_product\n")
+        for r in ids:
+            f.write(",".join(r) + "\n")
+    print(f"{len(rows)} btusb rows, {len(ids)} USB Ethernet ids", file=sys.stderr)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     here = os.path.dirname(os.path.abspath(__file__))
@@ -374,9 +649,15 @@ def main():
     e = sub.add_parser("extract")
     e.add_argument("--ieee-dir", required=True)
     e.add_argument("--mac-ages", required=True)
+    c = sub.add_parser("extract-chips")
+    c.add_argument("--btusb", required=True)
+    c.add_argument("--modules", required=True)
     args = ap.parse_args()
     if args.command == "extract":
         extract(args)
+        return 0
+    if args.command == "extract-chips":
+        extract_chips(args)
         return 0
     text = derive(args.data)
     if args.output:
