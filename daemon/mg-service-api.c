@@ -118,7 +118,7 @@ mg_service_rotate_one(MgService *self, NMRemoteConnection *rc, gboolean now)
 	r = mg_rotation_decide(&snap, now, g_get_real_time() / G_USEC_PER_SEC);
 	if ((r.actions & MG_DO_MARK_PENDING) != 0) {
 		mg_state_ensure_profile(self->rt.state, uuid)->pending = TRUE;
-		mg_service_commit_soon(self);
+		mg_write_pipeline_save_soon(self->pipeline);
 		mg_service_note_changed(self, uuid);
 	}
 	if ((r.actions & MG_DO_ASSIGN) != 0)

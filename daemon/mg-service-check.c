@@ -81,7 +81,7 @@ mg_service_carry_out_report(MgService *self,
 	}
 	if ((r.actions & MG_DO_ASSIGN) != 0)
 		p->recovery_attempts++;
-	mg_service_commit_soon(self);
+	mg_write_pipeline_save_soon(self->pipeline);
 	if ((r.actions & MG_DO_ASSIGN) == 0)
 		return r.outcome;
 	assigned = mg_service_assign(self,

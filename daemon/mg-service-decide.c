@@ -181,7 +181,7 @@ mg_service_apply_state(MgService *self,
 	if ((actions & MG_DO_MARK_PENDING) != 0)
 		p->pending = TRUE;
 	mg_service_index_check(self, connection);
-	mg_service_commit_soon(self);
+	mg_write_pipeline_save_soon(self->pipeline);
 }
 
 /* First contact: the address NetworkManager drew from macguise's defaults

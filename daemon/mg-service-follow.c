@@ -277,7 +277,7 @@ mg_service_forget(MgService *self, const char *uuid)
 	if ((r.actions & MG_DO_FORGET) == 0)
 		return;
 	if (mg_state_remove_profile(self->rt.state, uuid))
-		mg_service_commit_soon(self);
+		mg_write_pipeline_save_soon(self->pipeline);
 	mg_service_note_changed(self, uuid);
 	mg_profile_records_remove(self->records, uuid);
 	mg_service_schedule_publish(self);

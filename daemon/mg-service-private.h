@@ -34,7 +34,7 @@
 #include "mg-link-check-index-write.h"
 #include "mg-link-watch.h"
 #include "mg-state.h"
-#include "mg-state-saver.h"
+#include "mg-write-pipeline.h"
 
 #include "mg-service.h"
 #include "mg-wall-timer.h"
@@ -55,15 +55,8 @@ struct _MgService {
 	GCancellable *gone_checks; /* asking NetworkManager whether a profile libnm lacks is gone */
 	GDBusConnection *updated_bus;
 	guint updated_watch;
-	int profile_lock;   /* mg-profile-lock.h; -1: none */
-	gboolean lock_held; /* while any write is under way */
-	GQueue locked_out;  /* MgWrite: started while the macguise command held the lock */
-	guint lock_retry_id;
-	GQueue to_commit; /* MgWrite: new addresses waiting for the save that records them */
-	guint commit_id;
-	guint record_id;     /* a save of what writes made, soon */
-	guint writing;       /* writes to NetworkManager under way */
-	GQueue waiting_slot; /* MgWrite: recorded, waiting for one of MG_SERVICE_MAX_WRITES */
+	/* Every profile write's way: record first, slots, the profile lock */
+	MgWritePipeline *pipeline;
 	GHashTable *changed; /* UUIDs whose status changed since "profiles-changed" */
 	guint changed_id;
 	MgWallTimer *timer; /* for the earliest instant any profile asked for */
@@ -71,9 +64,6 @@ struct _MgService {
 	GDBusConnection *resume_bus;
 	guint resume_watch; /* logind's PrepareForSleep */
 	guint publish_id;   /* the link-check index is to be rewritten */
-	MgStateSaver *saver;
-	guint save_retry_id;
-	guint save_failures; /* in a row: the retry backs off */
 	gboolean publish_failed;
 	char *config_path;
 	char *runtime_dir;
@@ -83,27 +73,14 @@ struct _MgService {
 	MgFirstContactKeeper *first_contact;
 };
 
-/* Profile writes under way at once. The system bus refuses a client more
- * than max_replies_per_connection (128 on Debian) pending calls, and a
- * refused write would stall its profile; a few at a time keep
- * NetworkManager as busy as more would. */
-#define MG_SERVICE_MAX_WRITES 16
-
 /* Profiles with a write decided and not yet made, at most: the addresses
- * of those beyond MG_SERVICE_MAX_WRITES are drawn and recorded ahead, so
+ * of those beyond MG_WRITE_PIPELINE_SLOTS are drawn and recorded ahead, so
  * that one state save serves many writes. At least MG_SERVICE_MAX_AHEAD,
  * and an eighth of the profiles: a save writes the whole state, so with a
  * fixed number per save a large fleet's saves would cost in proportion to
  * the square of its size. */
 #define MG_SERVICE_MAX_AHEAD 64
 guint mg_service_max_ahead(MgService *self);
-
-/* A profile's first address, once written, is saved this long after, with
- * whatever else changed meanwhile: a crash before it loses nothing, as the
- * next start finds the address in the history and in its profile
- * (mg-reconcile.h, MG_PROFILE_ADDRESS_UNRECORDED). A new address that
- * replaces one is saved at once, so the earlier one leaves the file. */
-#define MG_SERVICE_RECORD_DELAY_MS 500
 
 /* One profile write under way. */
 typedef struct {
@@ -126,14 +103,7 @@ typedef struct {
 	guint64 version_id; /* the VersionId the copy written was read at (0: none) */
 } MgWrite;
 
-/* While the macguise command holds the profile lock, writes try again this
- * often. */
-#define MG_SERVICE_LOCK_RETRY_MS 100
-
 /* The object, the state file and the link-check index (mg-service.c) */
-/* Asks for a save (mg_state_saver_save()); a failure schedules a retry. */
-void
-mg_service_save(MgService *self, MgStateSaved done, gpointer user_data, GDestroyNotify destroy);
 void mg_service_note_changed(MgService *self, const char *uuid);
 void mg_service_schedule_publish(MgService *self);
 void mg_service_index_check(MgService *self, NMConnection *c);
@@ -145,8 +115,8 @@ void mg_service_reactivate_done(GObject *source, GAsyncResult *result, gpointer 
 void mg_service_reactivate_now(MgService *self, NMRemoteConnection *rc, const char *uuid);
 MgWrite *mg_write_new(MgService *self, NMConnection *connection, const MgMac *mac);
 void mg_write_free(MgWrite *w);
-/* @w's write is no longer under way. */
-void mg_service_write_landed(MgService *self, MgWrite *w);
+/* The pipeline's ops->unrecorded (mg-write-pipeline.h). */
+void mg_service_write_unrecorded(gpointer owner, gpointer job);
 void mg_service_write_done(GObject *source, GAsyncResult *result, gpointer user_data);
 void mg_service_write_failed(MgService *self, MgWrite *w, const GError *error);
 void mg_service_write_superseded(MgService *self, MgWrite *w);
@@ -171,21 +141,17 @@ void mg_service_write(MgService *self,
 		      MgDeviceClass device_class,
 		      gboolean new_stable_id,
 		      MgWrite *w);
-void mg_service_write_start(MgService *self, MgWrite *w);
-void mg_service_release_lock(MgService *self);
-/* Saves the state once the main loop is idle, then starts the writes of
- * the new addresses it records. */
-void mg_service_commit_soon(MgService *self);
+/* @w has a slot and the lock (the pipeline's write). */
+void mg_service_update(MgWrite *w);
 /* Starts @w once the state as it is now is saved. */
 void mg_service_write_recorded(MgService *self,
 			       NMRemoteConnection *rc,
 			       MgDeviceClass device_class,
 			       gboolean new_stable_id,
 			       MgWrite *w);
-/* Saves the state within MG_SERVICE_RECORD_DELAY_MS. */
-void mg_service_record_soon(MgService *self);
-/* A write to NetworkManager is over, however it ended: its slot is free. */
-void mg_service_write_ended(MgService *self);
+/* A write to NetworkManager is over, however it ended: no longer under
+ * way, its slot free. */
+void mg_service_write_ended(MgService *self, MgWrite *w);
 gboolean mg_service_assign(MgService *self,
 			   NMRemoteConnection *rc,
 			   MgDeviceClass device_class,

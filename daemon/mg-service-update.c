@@ -27,24 +27,6 @@
  * (mg_service_write_mismatched). Debian 12's 1.42 has no VersionId: the
  * instant stays, as narrow as a round trip. */
 
-static gboolean
-mg_service_take_lock(MgService *self)
-{
-	if (self->profile_lock < 0 || self->lock_held)
-		return TRUE;
-	self->lock_held = mg_profile_lock_try(self->profile_lock);
-	return self->lock_held;
-}
-
-void
-mg_service_release_lock(MgService *self)
-{
-	if (!self->lock_held || mg_profile_records_in_flight(self->records) > 0)
-		return;
-	mg_profile_lock_release(self->profile_lock);
-	self->lock_held = FALSE;
-}
-
 /* The address's mark goes with it (mg-profile-mark.h). */
 static void
 mg_service_set_mark(NMConnection *copy, const MgMac *mac)
@@ -133,8 +115,7 @@ mg_service_write_stale(MgService *self, MgWrite *w, NMRemoteConnection *rc, cons
 	g_autofree char *known = mg_profile_basis(NM_CONNECTION(rc));
 
 	g_debug("profile '%s': changed since the decision to write it; deciding again", w->id);
-	mg_service_write_landed(self, w);
-	mg_service_write_ended(self);
+	mg_service_write_ended(self, w);
 	mg_service_write_superseded(self, w);
 	if (w->assign)
 		mg_state_ensure_profile(self->rt.state, w->uuid)->pending = TRUE;
@@ -166,8 +147,7 @@ mg_service_keep_hardened(MgService *self, NMRemoteConnection *rc, NMConnection *
 static void
 mg_service_write_needless(MgService *self, MgWrite *w)
 {
-	mg_service_write_landed(self, w);
-	mg_service_write_ended(self);
+	mg_service_write_ended(self, w);
 	mg_service_write_over(self, NULL);
 	mg_write_free(w);
 }
@@ -239,8 +219,7 @@ mg_service_update_read(GObject *source, GAsyncResult *result, gpointer user_data
 		if (error == NULL)
 			error = g_error_new_literal(
 			    MG_ERROR, MG_ERROR_NOT_FOUND, _("the profile is gone"));
-		mg_service_write_landed(self, w);
-		mg_service_write_ended(self);
+		mg_service_write_ended(self, w);
 		mg_service_write_failed(self, w, error);
 		mg_service_write_over(self, NULL);
 		mg_write_free(w);
@@ -340,8 +319,8 @@ mg_service_nm_checks_versions(MgService *self)
  * round trip to NetworkManager made now; then read from NetworkManager.
  * (Reading every profile before each write costs NetworkManager a fifth
  * more work per write; reading its Version costs it next to nothing.) */
-static void
-mg_service_update_start(MgWrite *w)
+void
+mg_service_update(MgWrite *w)
 {
 	NMClient *client = w->self->client;
 	NMRemoteConnection *rc = w->rc;
@@ -410,21 +389,6 @@ mg_service_write_mismatched(MgService *self, MgWrite *w)
 	mg_write_free(w);
 }
 
-static gboolean
-mg_service_lock_retry(gpointer user_data)
-{
-	MgService *self = user_data;
-
-	if (!mg_service_take_lock(self))
-		return G_SOURCE_CONTINUE;
-	self->lock_retry_id = 0;
-	g_debug("the profile lock is free again; %u writes go ahead",
-		g_queue_get_length(&self->locked_out));
-	while (!g_queue_is_empty(&self->locked_out))
-		mg_service_update_start(g_queue_pop_head(&self->locked_out));
-	return G_SOURCE_REMOVE;
-}
-
 void
 mg_service_write_prepare(MgService *self,
 			 NMConnection *connection,
@@ -449,36 +413,5 @@ mg_service_write(MgService *self,
 		 MgWrite *w)
 {
 	mg_service_write_prepare(self, NM_CONNECTION(rc), device_class, new_stable_id, w);
-	mg_service_write_start(self, w);
-}
-
-/* @w (in flight, its basis taken) goes ahead once the lock is had. */
-void
-mg_service_write_start(MgService *self, MgWrite *w)
-{
-	if (self->writing >= MG_SERVICE_MAX_WRITES) {
-		g_queue_push_tail(&self->waiting_slot, w);
-		return;
-	}
-	self->writing++;
-	if (mg_service_take_lock(self)) {
-		mg_service_update_start(w);
-		return;
-	}
-	if (g_queue_is_empty(&self->locked_out))
-		g_debug("the macguise command holds the profile lock; writes wait for it");
-	g_queue_push_tail(&self->locked_out, w);
-	if (self->lock_retry_id == 0)
-		self->lock_retry_id =
-		    g_timeout_add(MG_SERVICE_LOCK_RETRY_MS, mg_service_lock_retry, self);
-}
-
-void
-mg_service_write_ended(MgService *self)
-{
-	self->writing--;
-	while (self->writing < MG_SERVICE_MAX_WRITES && !g_queue_is_empty(&self->waiting_slot))
-		mg_service_write_start(self, g_queue_pop_head(&self->waiting_slot));
-	if (!g_queue_is_empty(&self->to_commit))
-		mg_service_commit_soon(self);
+	mg_write_pipeline_submit(self->pipeline, w, FALSE);
 }

@@ -68,13 +68,20 @@ mg_write_free(MgWrite *w)
 }
 
 /* @w's write is no longer under way. */
-void
+static void
 mg_service_write_landed(MgService *self, MgWrite *w)
 {
 	MgProfileRecord *r = mg_profile_records_get(self->records, w->uuid);
 
 	if (r != NULL)
 		mg_profile_records_set_in_flight(self->records, r, FALSE);
+}
+
+void
+mg_service_write_ended(MgService *self, MgWrite *w)
+{
+	mg_service_write_landed(self, w);
+	mg_write_pipeline_finished(self->pipeline);
 }
 
 /* A write that did not happen: a new address it carried, recorded already,
@@ -116,8 +123,7 @@ mg_service_write_failed(MgService *self, MgWrite *w, const GError *error)
 
 	if (r == NULL)
 		return; /* the profile left NetworkManager */
-	r->failures++;
-	r->retry_at = mg_reconcile_retry_at(r->failures, now);
+	mg_write_pipeline_note_failure(r, now);
 	mg_service_write_superseded(self, w);
 	if (w->harden_only && w->unmark) {
 		g_warning("profile '%s': cannot remove the mark of an earlier address (trying "
@@ -156,7 +162,7 @@ mg_service_release_succeeded(MgService *self, MgWrite *w)
 	if (p != NULL) {
 		p->has_address = FALSE;
 		p->pending = FALSE;
-		mg_service_commit_soon(self);
+		mg_write_pipeline_save_soon(self->pipeline);
 	}
 	g_message("profile '%s': mode off: the card's own address from its next activation", w->id);
 }
@@ -215,11 +221,11 @@ mg_service_write_succeeded(MgService *self, MgWrite *w)
 		p->recovery_failed = FALSE;
 	}
 	/* The earlier address leaves the state file at once; a first one can
-	 * wait for the next save (MG_SERVICE_RECORD_DELAY_MS). */
+	 * wait for the next save (MG_WRITE_PIPELINE_RECORD_DELAY_MS). */
 	if (replaces)
-		mg_service_commit_soon(self);
+		mg_write_pipeline_save_soon(self->pipeline);
 	else
-		mg_service_record_soon(self);
+		mg_write_pipeline_record_soon(self->pipeline);
 	g_message("profile '%s': new address #%s (generation %" G_GUINT64_FORMAT ")",
 		  w->id,
 		  digest,
@@ -264,8 +270,7 @@ mg_service_write_done(GObject *source, GAsyncResult *result, gpointer user_data)
 	g_autoptr(GVariant) ret =
 	    nm_remote_connection_update2_finish(NM_REMOTE_CONNECTION(source), result, &error);
 
-	mg_service_write_landed(self, w);
-	mg_service_write_ended(self);
+	mg_service_write_ended(self, w);
 	if (ret == NULL && mg_nm_is_version_mismatch(error)) {
 		mg_service_write_mismatched(self, w);
 		return;
@@ -304,7 +309,6 @@ mg_service_write_over(MgService *self, NMRemoteConnection *rc)
 		if (nm_object_get_client(NM_OBJECT(next)) != NULL)
 			mg_service_evaluate(self, NM_REMOTE_CONNECTION(next), MG_EVENT_TIMER);
 	}
-	mg_service_release_lock(self);
 	mg_service_rearm(self);
 }
 
@@ -378,70 +382,24 @@ mg_service_assign(MgService *self,
 	return TRUE;
 }
 
-/* The writes a save records, started once it has. */
-typedef struct {
-	MgService *self;
-	GPtrArray *writes; /* MgWrite */
-} MgCommit;
-
-static void
-mg_commit_free(gpointer data)
+/* The pipeline's ops->unrecorded: the save that was to record @job's
+ * address failed, so it is not written. */
+void
+mg_service_write_unrecorded(gpointer owner, gpointer job)
 {
-	MgCommit *commit = data;
-	g_ptr_array_unref(commit->writes);
-	g_free(commit);
+	MgService *self = owner;
+	MgWrite *w = job;
+	MgProfileRecord *r = mg_profile_records_get(self->records, w->uuid);
+
+	g_warning("profile '%s': keeps its address until a new one can be recorded "
+		  "in the state; trying again later",
+		  w->id);
+	mg_service_write_landed(self, w);
+	if (r != NULL)
+		g_clear_pointer(&r->reactivate_iface, g_free);
 }
 
-static void
-mg_service_committed(gboolean saved, gpointer user_data)
-{
-	MgCommit *commit = user_data;
-	MgService *self = commit->self;
-	GPtrArray *writes = commit->writes;
-
-	if (saved) {
-		for (guint i = 0; i < writes->len; i++)
-			mg_service_write_start(self, g_ptr_array_index(writes, i));
-		g_ptr_array_set_free_func(writes, NULL);
-		return;
-	}
-	/* Not durably ours yet: NetworkManager must not have them. */
-	for (guint i = 0; i < writes->len; i++) {
-		MgWrite *w = g_ptr_array_index(writes, i);
-		g_warning("profile '%s': keeps its address until a new one can be recorded "
-			  "in the state; trying again later",
-			  w->id);
-		MgProfileRecord *r = mg_profile_records_get(self->records, w->uuid);
-		mg_service_write_landed(self, w);
-		if (r != NULL)
-			g_clear_pointer(&r->reactivate_iface, g_free);
-	}
-	if (writes->len > 0)
-		mg_service_write_over(self, NULL);
-}
-
-/* The state is saved once for every address drawn, and every write
- * recorded, since the last save: a save is the whole file and two fsyncs,
- * so one per address would cost more than NetworkManager's writes. A new
- * address reaches NetworkManager only after the save that records it;
- * while one save is under way, the next gathers what comes meanwhile. */
-static gboolean
-mg_service_commit(gpointer user_data)
-{
-	MgService *self = user_data;
-	MgCommit *commit = g_new0(MgCommit, 1);
-
-	self->commit_id = 0;
-	g_clear_handle_id(&self->record_id, g_source_remove); /* this save records it */
-	commit->self = self;
-	commit->writes = g_ptr_array_new_with_free_func((GDestroyNotify)mg_write_free);
-	while (!g_queue_is_empty(&self->to_commit))
-		g_ptr_array_add(commit->writes, g_queue_pop_head(&self->to_commit));
-	mg_service_save(self, mg_service_committed, commit, mg_commit_free);
-	return G_SOURCE_REMOVE;
-}
-
-/* Written once the state holding its address is saved (mg_service_commit). */
+/* Written once the state holding its address is saved. */
 void
 mg_service_write_recorded(MgService *self,
 			  NMRemoteConnection *rc,
@@ -450,34 +408,5 @@ mg_service_write_recorded(MgService *self,
 			  MgWrite *w)
 {
 	mg_service_write_prepare(self, NM_CONNECTION(rc), device_class, new_stable_id, w);
-	g_queue_push_tail(&self->to_commit, w);
-	mg_service_commit_soon(self);
-}
-
-void
-mg_service_commit_soon(MgService *self)
-{
-	/* While MG_SERVICE_MAX_WRITES recorded writes wait for a slot, the
-	 * save can wait too, and take more addresses with it
-	 * (mg_service_write_ended asks again). */
-	if (self->commit_id == 0 && g_queue_get_length(&self->waiting_slot) < MG_SERVICE_MAX_WRITES)
-		self->commit_id = g_idle_add(mg_service_commit, self);
-}
-
-static gboolean
-mg_service_record(gpointer user_data)
-{
-	MgService *self = user_data;
-
-	self->record_id = 0;
-	mg_service_save(self, NULL, NULL, NULL);
-	return G_SOURCE_REMOVE;
-}
-
-void
-mg_service_record_soon(MgService *self)
-{
-	if (self->commit_id == 0 && self->record_id == 0)
-		self->record_id =
-		    g_timeout_add(MG_SERVICE_RECORD_DELAY_MS, mg_service_record, self);
+	mg_write_pipeline_submit(self->pipeline, w, TRUE);
 }

@@ -7,10 +7,6 @@
 
 G_DEFINE_TYPE(MgService, mg_service, G_TYPE_OBJECT)
 
-/* A state file that cannot be written (a full or read-only file system) is
- * tried again with the back-off of a failed profile write: 5 s, 10 s, … up
- * to 10 min (mg_reconcile_retry_at). */
-
 enum { SIGNAL_PROFILES_CHANGED, N_SIGNALS };
 static guint mg_service_signals[N_SIGNALS];
 
@@ -41,7 +37,7 @@ mg_service_finalize(GObject *object)
 {
 	MgService *self = MG_SERVICE(object);
 
-	g_clear_pointer(&self->saver, mg_state_saver_free);
+	g_clear_pointer(&self->pipeline, mg_write_pipeline_free);
 	g_clear_pointer(&self->timer, mg_wall_timer_free);
 	if (self->resume_watch != 0)
 		g_dbus_connection_signal_unsubscribe(self->resume_bus, self->resume_watch);
@@ -51,18 +47,9 @@ mg_service_finalize(GObject *object)
 	g_clear_object(&self->updated_bus);
 	g_clear_handle_id(&self->rearm_id, g_source_remove);
 	g_clear_handle_id(&self->publish_id, g_source_remove);
-	g_clear_handle_id(&self->save_retry_id, g_source_remove);
-	g_clear_handle_id(&self->lock_retry_id, g_source_remove);
 	g_clear_handle_id(&self->changed_id, g_source_remove);
-	g_clear_handle_id(&self->commit_id, g_source_remove);
-	g_clear_handle_id(&self->record_id, g_source_remove);
-	g_queue_clear_full(&self->waiting_slot, (GDestroyNotify)mg_write_free);
-	g_queue_clear_full(&self->to_commit, (GDestroyNotify)mg_write_free);
 	g_clear_pointer(&self->changed, g_hash_table_unref);
 	mg_policy_clear(&self->policy_off);
-	g_queue_clear_full(&self->locked_out, (GDestroyNotify)mg_write_free);
-	if (self->profile_lock >= 0)
-		(void)close(self->profile_lock);
 	if (self->runtime_dir != NULL) {
 		/* A stale index would outlive us: the hook then asks over D-Bus. */
 		g_autofree char *index =
@@ -105,7 +92,6 @@ mg_service_class_init(MgServiceClass *klass)
 static void
 mg_service_init(MgService *self)
 {
-	self->profile_lock = -1;
 	self->changed = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	self->records = mg_profile_records_new(mg_service_watch_free);
 	self->removed = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
@@ -113,66 +99,44 @@ mg_service_init(MgService *self)
 	self->policy_off.mode = MG_MODE_OFF;
 }
 
+/* The state directory is writable again: the rotations that waited for a
+ * save proceed. */
 static void
-mg_service_retried(gboolean saved, gpointer user_data)
+mg_service_saved_again(gpointer owner)
 {
-	MgService *self = user_data;
+	MgService *self = owner;
 
-	/* A success also lets the rotations that waited for it proceed. */
-	if (!saved)
-		return;
-	g_message("the state directory is writable again");
 	if (self->client != NULL && nm_client_get_nm_running(self->client))
 		mg_service_evaluate_all(self, MG_EVENT_TIMER);
 }
 
-static gboolean
-mg_service_save_retry(gpointer user_data)
-{
-	MgService *self = user_data;
-
-	self->save_retry_id = 0;
-	mg_service_save(self, mg_service_retried, self, NULL);
-	return G_SOURCE_REMOVE;
-}
-
-/* Every save's result: on failure the old file stays as it was (a save
- * writes a new one and renames it), and a retry is scheduled. */
+/* Writes the state could not record: what waited on them goes ahead. */
 static void
-mg_service_saved(gboolean saved, gpointer user_data)
+mg_service_unrecorded_done(gpointer owner)
 {
-	MgService *self = user_data;
-	guint delay;
-
-	if (saved) {
-		self->save_failures = 0;
-		g_clear_handle_id(&self->save_retry_id, g_source_remove);
-		return;
-	}
-	self->save_failures++;
-	delay = (guint)mg_reconcile_retry_at(self->save_failures, 0);
-	if (self->save_retry_id == 0)
-		self->save_retry_id = g_timeout_add_seconds(delay, mg_service_save_retry, self);
+	mg_service_write_over(owner, NULL);
 }
 
-void
-mg_service_save(MgService *self, MgStateSaved done, gpointer user_data, GDestroyNotify destroy)
+static void
+mg_service_write_job(gpointer owner, gpointer job)
 {
-	mg_state_saver_save(self->saver, done, user_data, destroy);
+	mg_service_update(job);
 }
+
+static const MgWritePipelineOps mg_service_pipeline_ops = {
+	.write = mg_service_write_job,
+	.unrecorded = mg_service_write_unrecorded,
+	.unrecorded_done = mg_service_unrecorded_done,
+	.saved_again = mg_service_saved_again,
+	.job_free = (GDestroyNotify)mg_write_free,
+};
 
 void
 mg_service_stop(MgService *self)
 {
-	gboolean unsaved = self->commit_id != 0 || self->record_id != 0 || self->save_retry_id != 0;
-
-	g_clear_handle_id(&self->commit_id, g_source_remove);
-	g_clear_handle_id(&self->record_id, g_source_remove);
-	g_clear_handle_id(&self->save_retry_id, g_source_remove);
 	/* What waits to be written into profiles stays unwritten: its
 	 * addresses are in the history, never given out again. */
-	g_queue_clear_full(&self->to_commit, (GDestroyNotify)mg_write_free);
-	if (!mg_state_saver_finish(self->saver, unsaved))
+	if (!mg_write_pipeline_stop(self->pipeline))
 		g_warning("what changed since the last save is lost");
 }
 
@@ -317,16 +281,18 @@ mg_service_new(const char *state_dir,
 {
 	g_autoptr(MgService) self = g_object_new(MG_TYPE_SERVICE, NULL);
 	g_autoptr(GError) local = NULL;
+	int profile_lock;
 
 	if (!mg_runtime_init(&self->rt, state_dir, config_path, error))
 		return NULL;
-	self->saver = mg_state_saver_new(&self->rt, mg_service_saved, self);
 	self->timer = mg_wall_timer_new(mg_service_timer_fired, self, error);
 	if (self->timer == NULL)
 		return NULL;
-	self->profile_lock = mg_profile_lock_open(state_dir, &local);
-	if (self->profile_lock < 0)
+	profile_lock = mg_profile_lock_open(state_dir, &local);
+	if (profile_lock < 0)
 		g_warning("%s; profile writes go ahead without it", local->message);
+	self->pipeline =
+	    mg_write_pipeline_new(&self->rt, profile_lock, &mg_service_pipeline_ops, self);
 	self->config_path = g_strdup(config_path);
 	self->runtime_dir = g_strdup(runtime_dir);
 	self->nm_state_dir = g_strdup(MG_NM_DEFAULT_STATE_DIR);
