@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "mg-device-facts.h"
 #include "mg-error.h"
 #include "mg-first-contact.h"
 #include "mg-nm-leases.h"
@@ -19,6 +20,7 @@
 
 #define MG_BOOT_SYSTEM_BUS "unix:path=/run/dbus/system_bus_socket"
 #define MG_BOOT_BUS_WAIT_S 3
+#define MG_BOOT_SYS_CLASS_NET "/sys/class/net"
 
 /* Addresses the machine's interfaces have now: never a candidate. Not the
  * neighbour tables, as macguised reads them: before NetworkManager no link
@@ -154,6 +156,51 @@ mg_boot_write_keyfile(GKeyFile *kf, const char *path)
 	return TRUE;
 }
 
+/* A new address for the profile, drawn for its device's chip where sysfs
+ * tells the device (its interface-name's, else the only one of its kind),
+ * else from the class's mix.  No devices before NetworkManager: keep-vendor
+ * keeps the block of @current, the current address, the device's. */
+static gboolean
+mg_boot_draw(MgBoot *b,
+	     NMConnection *connection,
+	     MgDeviceClass device_class,
+	     const MgPolicy *policy,
+	     const MgMac *current,
+	     MgMac *mac,
+	     GError **error)
+{
+	const char *why = NULL;
+	const MgDriverMix *mix = NULL;
+	g_autoptr(MgDeviceFacts) facts =
+	    mg_device_facts_from_sysfs(MG_BOOT_SYS_CLASS_NET, connection, device_class, &why);
+
+	if (!mg_profile_draw_for_device(b->rt.catalogue,
+					b->rt.state,
+					b->rt.rng,
+					device_class,
+					policy,
+					facts,
+					current,
+					b->taken,
+					mac,
+					&mix,
+					error))
+		return FALSE;
+	if (mix != NULL)
+		g_debug("profile '%s': drawn from the %s mix (%s, driver %s)",
+			nm_connection_get_id(connection),
+			mix->id,
+			facts->interface,
+			facts->driver);
+	else
+		g_debug("profile '%s': drawn from the class's mix (%s)",
+			nm_connection_get_id(connection),
+			facts == NULL           ? why
+			: facts->driver == NULL ? "the device's driver is not known"
+						: "no mix for the device's driver");
+	return TRUE;
+}
+
 /* The keyfile at @path, decided: what to write into it, or NULL for
  * nothing. A new address is drawn and recorded in the state, not yet
  * saved. */
@@ -202,17 +249,13 @@ mg_boot_decide(MgBoot *b, const char *dir, const char *path)
 		return NULL;
 	if ((r.actions & MG_DO_REWRITE) != 0) {
 		mac = p->address; /* a reverted keyfile gets its current address back */
-	} else if (!mg_profile_draw(b->rt.catalogue,
-				    b->rt.state,
-				    b->rt.rng,
-				    device_class,
-				    &policy,
-				    /* No devices before NetworkManager: keep-vendor keeps
-				     * the block of the current address, the device's. */
-				    p != NULL && p->has_address ? &p->address : NULL,
-				    b->taken,
-				    &mac,
-				    &error)) {
+	} else if (!mg_boot_draw(b,
+				 connection,
+				 device_class,
+				 &policy,
+				 p != NULL && p->has_address ? &p->address : NULL,
+				 &mac,
+				 &error)) {
 		g_warning("profile '%s': no address to give it: %s",
 			  nm_connection_get_id(connection),
 			  error->message);
