@@ -3,6 +3,16 @@
 
 #include "config.h"
 
+#include "mg-service-api.h"
+
+#include "mg-rotation.h"
+
+#include "mg-service-assign.h"
+#include "mg-service-decide.h"
+#include "mg-service-index.h"
+#include "mg-service-nm.h"
+#include "mg-service-notify.h"
+#include "mg-service-policy.h"
 #include "mg-service-private.h"
 
 #include "mg-profile-status.h"
@@ -66,27 +76,6 @@ mg_service_get_status(MgService *self, const char *user)
 						 mg_state_get_profile(self->rt.state, uuid)));
 	}
 	return g_variant_builder_end(&list);
-}
-
-NMRemoteConnection *
-mg_service_lookup_profile(MgService *self, const char *profile, GError **error)
-{
-	NMRemoteConnection *rc = NULL;
-
-	if (self->client != NULL) {
-		rc = nm_client_get_connection_by_uuid(self->client, profile);
-		if (rc == NULL)
-			rc = nm_client_get_connection_by_id(self->client, profile);
-	}
-	if (rc == NULL || mg_profile_class(NM_CONNECTION(rc)) == MG_DEVICE_CLASS_NONE) {
-		g_set_error(error,
-			    MG_ERROR,
-			    MG_ERROR_NOT_FOUND,
-			    "no Ethernet or Wi-Fi profile '%s'",
-			    profile);
-		return NULL;
-	}
-	return rc;
 }
 
 /* A rotation the daemon began, which it can still see fail: no address to

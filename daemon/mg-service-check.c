@@ -6,6 +6,18 @@
 
 #include "config.h"
 
+#include <net/if.h>
+#include <unistd.h>
+
+#include "mg-link-watch.h"
+
+#include "mg-service-check.h"
+
+#include "mg-service-assign.h"
+#include "mg-service-decide.h"
+#include "mg-service-nm.h"
+#include "mg-service-notify.h"
+#include "mg-service-policy.h"
 #include "mg-service-private.h"
 #include "mg-paths.h"
 #include "mg-probe.h"

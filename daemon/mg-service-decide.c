@@ -3,22 +3,21 @@
 
 #include "config.h"
 
-#include "mg-service-private.h"
+#include <net/if.h>
 
-/* The interface the profile is active on, or NULL. */
-static const char *
-mg_service_active_iface(MgService *self, const char *uuid)
-{
-	const GPtrArray *acs = nm_client_get_active_connections(self->client);
-	for (guint i = 0; acs != NULL && i < acs->len; i++) {
-		NMActiveConnection *ac = g_ptr_array_index(acs, i);
-		const GPtrArray *devices = nm_active_connection_get_devices(ac);
-		if (g_strcmp0(nm_active_connection_get_uuid(ac), uuid) == 0 && devices != NULL &&
-		    devices->len > 0)
-			return nm_device_get_iface(g_ptr_array_index(devices, 0));
-	}
-	return NULL;
-}
+#include "mg-harden.h"
+#include "mg-stations.h"
+
+#include "mg-service-decide.h"
+
+#include "mg-service-assign.h"
+#include "mg-service-index.h"
+#include "mg-service-nm.h"
+#include "mg-service-notify.h"
+#include "mg-service-policy.h"
+#include "mg-service-update.h"
+#include "mg-service-writes.h"
+#include "mg-service-private.h"
 
 /* What quiet hours need to know about an active hotspot: the local time
  * of day and whether any client is associated. Not knowing means busy. */
@@ -434,5 +433,32 @@ mg_service_evaluate_all(MgService *self, MgEvent event)
 	mg_service_schedule_publish(self);
 	for (guint i = 0; connections != NULL && i < connections->len; i++)
 		mg_service_evaluate(self, g_ptr_array_index(connections, i), event);
+	mg_service_rearm(self);
+}
+
+guint
+mg_service_max_ahead(MgService *self)
+{
+	const GPtrArray *connections =
+	    self->client != NULL ? nm_client_get_connections(self->client) : NULL;
+	return MAX(MG_SERVICE_MAX_AHEAD, connections != NULL ? connections->len / 8 : 0);
+}
+
+/* A write is over: anything that happened to @rc (if given) while it was
+ * under way; then the profiles whose writes waited for room among
+ * mg_service_max_ahead(), oldest first. */
+void
+mg_service_write_over(MgService *self, NMRemoteConnection *rc)
+{
+	if (rc != NULL)
+		mg_service_evaluate(self, rc, MG_EVENT_TIMER);
+	while (mg_profile_records_in_flight(self->records) < mg_service_max_ahead(self)) {
+		g_autoptr(GObject) next = mg_profile_records_next_deferred(self->records);
+		if (next == NULL)
+			break;
+		/* (one NetworkManager removed meanwhile has no client) */
+		if (nm_object_get_client(NM_OBJECT(next)) != NULL)
+			mg_service_evaluate(self, NM_REMOTE_CONNECTION(next), MG_EVENT_TIMER);
+	}
 	mg_service_rearm(self);
 }

@@ -3,70 +3,15 @@
 
 #include "config.h"
 
+#include "mg-service-follow.h"
+
+#include "mg-service-check.h"
+#include "mg-service-decide.h"
+#include "mg-service-gone.h"
+#include "mg-service-index.h"
+#include "mg-service-notify.h"
+#include "mg-service-policy.h"
 #include "mg-service-private.h"
-
-/* The profile's active connection, if it is up. */
-static NMActiveConnection *
-mg_service_active_connection(MgService *self, const char *uuid)
-{
-	const MgProfileRecord *r = mg_profile_records_get(self->records, uuid);
-	const char *path = r != NULL ? r->active_path : NULL;
-	const GPtrArray *acs = nm_client_get_active_connections(self->client);
-
-	for (guint i = 0; path != NULL && acs != NULL && i < acs->len; i++) {
-		NMActiveConnection *ac = g_ptr_array_index(acs, i);
-		if (g_strcmp0(nm_object_get_path(NM_OBJECT(ac)), path) == 0)
-			return ac;
-	}
-	return NULL;
-}
-
-/* The device the profile's activation runs on, once that activation has
- * set the link's address (from stage 2, config, on: NetworkManager sets the
- * cloned address in stage 1, before any frame leaves). */
-static NMDevice *
-mg_service_link_device(MgService *self, const char *uuid)
-{
-	NMActiveConnection *ac = mg_service_active_connection(self, uuid);
-	const GPtrArray *devices = ac != NULL ? nm_active_connection_get_devices(ac) : NULL;
-	NMDevice *device =
-	    devices != NULL && devices->len > 0 ? g_ptr_array_index(devices, 0) : NULL;
-	NMDeviceState state =
-	    device != NULL ? nm_device_get_state(device) : NM_DEVICE_STATE_UNKNOWN;
-
-	if (device == NULL || nm_device_get_active_connection(device) != ac ||
-	    state < NM_DEVICE_STATE_CONFIG || state > NM_DEVICE_STATE_ACTIVATED)
-		return NULL;
-	return device;
-}
-
-/* What the profile's activation put on its link. Adoptable is
- * what macguise's first-contact defaults give: a globally administered
- * address from a current catalogue block of the profile's class, not the
- * card's own, never used here before and no profile's. */
-MgLinkAddress
-mg_service_link_address(MgService *self, const char *uuid, MgDeviceClass device_class, MgMac *out)
-{
-	NMDevice *device = mg_service_link_device(self, uuid);
-	const char *perm = device != NULL ? mg_device_permanent_mac(device) : NULL;
-	const MgProfileState *p = mg_state_get_profile(self->rt.state, uuid);
-	const MgCatalogueEntry *e;
-	MgMac own;
-
-	if (device == NULL || !mg_mac_parse(nm_device_get_hw_address(device), out, NULL))
-		return MG_LINK_UNKNOWN;
-	if (p != NULL && p->has_address && mg_mac_equal(&p->address, out))
-		return MG_LINK_CURRENT;
-	if (!mg_mac_is_global_unicast(out) || mg_mac_is_zero(out) ||
-	    (perm != NULL && mg_mac_parse(perm, &own, NULL) && mg_mac_equal(&own, out)) ||
-	    mg_state_was_used(self->rt.state, out) ||
-	    mg_state_is_current_elsewhere(self->rt.state, out, NULL))
-		return MG_LINK_FOREIGN;
-	e = mg_catalogue_lookup(self->rt.catalogue, out);
-	if (e == NULL || (e->classes & device_class) == 0 || e->era != MG_ERA_CURRENT)
-		return MG_LINK_FOREIGN;
-	return MG_LINK_ADOPTABLE;
-}
 
 /* A device moved on (stage, address): an activation waiting for its link
  * address may be checked now. */
@@ -266,23 +211,6 @@ mg_service_connection_added(NMClient *client, NMRemoteConnection *rc, gpointer u
 	mg_service_connection_seen(self, rc);
 }
 
-/* A profile left NetworkManager: what macguise knew of it goes. */
-void
-mg_service_forget(MgService *self, const char *uuid)
-{
-	MgSnapshot none = { 0 };
-	MgReconcile r = mg_reconcile(
-	    &none, self->rt.boot_id, g_get_real_time() / G_USEC_PER_SEC, MG_EVENT_REMOVED);
-
-	if ((r.actions & MG_DO_FORGET) == 0)
-		return;
-	if (mg_state_remove_profile(self->rt.state, uuid))
-		mg_write_pipeline_save_soon(self->pipeline);
-	mg_service_note_changed(self, uuid);
-	mg_profile_records_remove(self->records, uuid);
-	mg_service_schedule_publish(self);
-}
-
 /* libnm says every profile went when NetworkManager itself goes (a restart,
  * a crash): that is no profile leaving. Removals are therefore settled once
  * the main loop is idle, when NetworkManager's leaving is known, and only
@@ -439,7 +367,9 @@ mg_service_watch_resume(MgService *self)
 void
 mg_service_client_ready(GObject *source, GAsyncResult *result, gpointer user_data)
 {
-	g_autoptr(MgService) self = user_data;
+	/* the reference mg_service_start() passed */
+	g_autoptr(GObject) owned = user_data;
+	MgService *self = (MgService *)owned;
 	g_autoptr(GError) error = NULL;
 
 	self->client = nm_client_new_finish(result, &error);

@@ -6,7 +6,28 @@
 
 #include "config.h"
 
+#include "mg-service-gone.h"
+
+#include "mg-service-index.h"
+#include "mg-service-notify.h"
 #include "mg-service-private.h"
+
+/* A profile left NetworkManager: what macguise knew of it goes. */
+void
+mg_service_forget(MgService *self, const char *uuid)
+{
+	MgSnapshot none = { 0 };
+	MgReconcile r = mg_reconcile(
+	    &none, self->rt.boot_id, g_get_real_time() / G_USEC_PER_SEC, MG_EVENT_REMOVED);
+
+	if ((r.actions & MG_DO_FORGET) == 0)
+		return;
+	if (mg_state_remove_profile(self->rt.state, uuid))
+		mg_write_pipeline_save_soon(self->pipeline);
+	mg_service_note_changed(self, uuid);
+	mg_profile_records_remove(self->records, uuid);
+	mg_service_schedule_publish(self);
+}
 
 typedef struct {
 	MgService *self; /* not a reference: the check is cancelled when it goes */

@@ -3,6 +3,8 @@
 
 #include "config.h"
 
+#include "mg-service-policy.h"
+
 #include "mg-service-private.h"
 
 /* Each profile's policy, resolved once and kept until its settings or

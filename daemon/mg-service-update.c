@@ -3,6 +3,15 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
+#include "mg-error.h"
+#include "mg-harden.h"
+
+#include "mg-service-update.h"
+
+#include "mg-service-policy.h"
+#include "mg-service-writes.h"
 #include "mg-service-private.h"
 
 #include <stdio.h>
@@ -119,7 +128,7 @@ mg_service_write_stale(MgService *self, MgWrite *w, NMRemoteConnection *rc, cons
 	mg_service_write_superseded(self, w);
 	if (w->assign)
 		mg_state_ensure_profile(self->rt.state, w->uuid)->pending = TRUE;
-	mg_service_write_over(self, g_str_equal(known, current) ? rc : NULL);
+	self->write_over(self, g_str_equal(known, current) ? rc : NULL);
 	mg_write_free(w);
 }
 
@@ -148,7 +157,7 @@ static void
 mg_service_write_needless(MgService *self, MgWrite *w)
 {
 	mg_service_write_ended(self, w);
-	mg_service_write_over(self, NULL);
+	self->write_over(self, NULL);
 	mg_write_free(w);
 }
 
@@ -221,20 +230,11 @@ mg_service_update_read(GObject *source, GAsyncResult *result, gpointer user_data
 			    MG_ERROR, MG_ERROR_NOT_FOUND, _("the profile is gone"));
 		mg_service_write_ended(self, w);
 		mg_service_write_failed(self, w, error);
-		mg_service_write_over(self, NULL);
+		self->write_over(self, NULL);
 		mg_write_free(w);
 		return;
 	}
 	mg_service_update_with(w, rc, current);
-}
-
-/* Whether NetworkManager changed @w's profile since libnm last fetched it. */
-static gboolean
-mg_service_write_unsettled(const MgWrite *w)
-{
-	const MgProfileRecord *r = mg_profile_records_get(w->self->records, w->uuid);
-
-	return r != NULL && r->unsettled;
 }
 
 static const char *
@@ -369,26 +369,6 @@ mg_service_update(MgWrite *w)
 			       w);
 }
 
-/* NetworkManager refused the write: the profile changed after its copy was
- * read. Nothing was written; as for a copy found changed, the decision is
- * made again on the new one, now if libnm has it, else when it does. */
-void
-mg_service_write_mismatched(MgService *self, MgWrite *w)
-{
-	NMRemoteConnection *rc =
-	    w->rc != NULL && nm_object_get_client(NM_OBJECT(w->rc)) != NULL ? w->rc : NULL;
-	gboolean fetched = rc != NULL && !mg_service_write_unsettled(w);
-
-	g_message("profile '%s': changed by another program as macguise wrote it; nothing "
-		  "undone, deciding again",
-		  w->id);
-	mg_service_write_superseded(self, w);
-	if (w->assign)
-		mg_state_ensure_profile(self->rt.state, w->uuid)->pending = TRUE;
-	mg_service_write_over(self, fetched ? rc : NULL);
-	mg_write_free(w);
-}
-
 void
 mg_service_write_prepare(MgService *self,
 			 NMConnection *connection,
@@ -414,4 +394,16 @@ mg_service_write(MgService *self,
 {
 	mg_service_write_prepare(self, NM_CONNECTION(rc), device_class, new_stable_id, w);
 	mg_write_pipeline_submit(self->pipeline, w, FALSE);
+}
+
+/* Written once the state holding its address is saved. */
+void
+mg_service_write_recorded(MgService *self,
+			  NMRemoteConnection *rc,
+			  MgDeviceClass device_class,
+			  gboolean new_stable_id,
+			  MgWrite *w)
+{
+	mg_service_write_prepare(self, NM_CONNECTION(rc), device_class, new_stable_id, w);
+	mg_write_pipeline_submit(self->pipeline, w, TRUE);
 }

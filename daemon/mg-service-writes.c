@@ -3,57 +3,12 @@
 
 #include "config.h"
 
+#include "mg-nm-leases.h"
+
+#include "mg-service-writes.h"
+
+#include "mg-service-notify.h"
 #include "mg-service-private.h"
-
-const char *
-mg_device_permanent_mac(NMDevice *dev)
-{
-	if (NM_IS_DEVICE_ETHERNET(dev))
-		return nm_device_ethernet_get_permanent_hw_address(NM_DEVICE_ETHERNET(dev));
-	if (NM_IS_DEVICE_WIFI(dev))
-		return nm_device_wifi_get_permanent_hw_address(NM_DEVICE_WIFI(dev));
-	return NULL;
-}
-
-/* For keep-vendor: the permanent address of the device the profile is for
- * (its interface-name, else the only device of its kind), else the
- * profile's current macguise address, whose block came from it. */
-static const MgMac *
-mg_service_hardware_mac(MgService *self,
-			NMConnection *connection,
-			MgDeviceClass device_class,
-			MgMac *out)
-{
-	const char *iface = nm_connection_get_interface_name(connection);
-	const GPtrArray *devices = nm_client_get_devices(self->client);
-	const MgProfileState *p =
-	    mg_state_get_profile(self->rt.state, nm_connection_get_uuid(connection));
-	NMDevice *device =
-	    iface != NULL ? nm_client_get_device_by_iface(self->client, iface) : NULL;
-	const char *perm;
-
-	for (guint i = 0; iface == NULL && devices != NULL && i < devices->len; i++) {
-		NMDevice *d = g_ptr_array_index(devices, i);
-		gboolean kind = (device_class & MG_DEVICE_CLASS_WIRELESS) != 0
-				    ? NM_IS_DEVICE_WIFI(d)
-				    : NM_IS_DEVICE_ETHERNET(d);
-		if (kind && device != NULL) {
-			device = NULL; /* more than one: which one is not known */
-			break;
-		}
-		if (kind)
-			device = d;
-	}
-	perm = device != NULL ? mg_device_permanent_mac(device) : NULL;
-	if (perm != NULL && mg_mac_parse(perm, out, NULL) && mg_mac_is_global_unicast(out) &&
-	    !mg_mac_is_zero(out))
-		return out;
-	if (p != NULL && p->has_address) {
-		*out = p->address;
-		return out;
-	}
-	return NULL;
-}
 
 void
 mg_write_free(MgWrite *w)
@@ -235,7 +190,7 @@ mg_service_write_succeeded(MgService *self, MgWrite *w)
 	g_debug("profile '%s': new address %s", w->id, text);
 }
 
-void
+static void
 mg_service_reactivate_done(GObject *source, GAsyncResult *result, gpointer user_data)
 {
 	g_autoptr(GError) error = NULL;
@@ -261,6 +216,8 @@ mg_service_reactivate_now(MgService *self, NMRemoteConnection *rc, const char *u
 	    self->client, NM_CONNECTION(rc), device, NULL, NULL, mg_service_reactivate_done, NULL);
 }
 
+static void mg_service_write_mismatched(MgService *self, MgWrite *w);
+
 void
 mg_service_write_done(GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -281,35 +238,8 @@ mg_service_write_done(GObject *source, GAsyncResult *result, gpointer user_data)
 		mg_service_write_succeeded(self, w);
 		mg_service_reactivate_now(self, NM_REMOTE_CONNECTION(source), w->uuid);
 	}
-	mg_service_write_over(self, NM_REMOTE_CONNECTION(source));
+	self->write_over(self, NM_REMOTE_CONNECTION(source));
 	mg_write_free(w);
-}
-
-guint
-mg_service_max_ahead(MgService *self)
-{
-	const GPtrArray *connections =
-	    self->client != NULL ? nm_client_get_connections(self->client) : NULL;
-	return MAX(MG_SERVICE_MAX_AHEAD, connections != NULL ? connections->len / 8 : 0);
-}
-
-/* A write is over: anything that happened to @rc (if given) while it was
- * under way; then the profiles whose writes waited for room among
- * mg_service_max_ahead(), oldest first. */
-void
-mg_service_write_over(MgService *self, NMRemoteConnection *rc)
-{
-	if (rc != NULL)
-		mg_service_evaluate(self, rc, MG_EVENT_TIMER);
-	while (mg_profile_records_in_flight(self->records) < mg_service_max_ahead(self)) {
-		g_autoptr(GObject) next = mg_profile_records_next_deferred(self->records);
-		if (next == NULL)
-			break;
-		/* (one NetworkManager removed meanwhile has no client) */
-		if (nm_object_get_client(NM_OBJECT(next)) != NULL)
-			mg_service_evaluate(self, NM_REMOTE_CONNECTION(next), MG_EVENT_TIMER);
-	}
-	mg_service_rearm(self);
 }
 
 MgWrite *
@@ -323,63 +253,6 @@ mg_write_new(MgService *self, NMConnection *connection, const MgMac *mac)
 	w->id = g_strdup(nm_connection_get_id(connection));
 	w->mac = *mac;
 	return w;
-}
-
-/* Draws an address (or takes the one a failed write left) and starts
- * writing it into the profile; FALSE if there is none to give. With
- * @reactivate_iface ("": any device), the profile comes up again with it. */
-gboolean
-mg_service_assign(MgService *self,
-		  NMRemoteConnection *rc,
-		  MgDeviceClass device_class,
-		  const MgPolicy *policy,
-		  gboolean for_conflict,
-		  const char *reactivate_iface)
-{
-	NMConnection *connection = NM_CONNECTION(rc);
-	MgProfileRecord *r =
-	    mg_profile_records_ensure(self->records, nm_connection_get_uuid(connection));
-	g_autoptr(GError) error = NULL;
-	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
-	MgWrite *w;
-	guint32 jitter;
-	MgMac mac, hardware;
-
-	if (r->has_drawn && !for_conflict) {
-		mac = r->drawn;
-	} else {
-		g_autoptr(GArray) taken = mg_service_device_macs(self);
-		if (!mg_profile_draw(
-			self->rt.catalogue,
-			self->rt.state,
-			self->rt.rng,
-			device_class,
-			policy,
-			mg_service_hardware_mac(self, connection, device_class, &hardware),
-			taken,
-			&mac,
-			&error)) {
-			g_warning("profile '%s': no address to give it: %s",
-				  nm_connection_get_id(connection),
-				  error->message);
-			return FALSE;
-		}
-		/* Into the history before NetworkManager has it: whatever
-		 * happens next, it is never handed out again and is known as
-		 * ours. */
-		mg_state_remember(self->rt.state, &mac, now);
-	}
-	w = mg_write_new(self, connection, &mac);
-	mg_random_fill(self->rt.rng, &jitter, sizeof(jitter));
-	w->assign = TRUE;
-	w->due_at = mg_schedule_due_at(policy, now, jitter);
-	w->for_conflict = for_conflict;
-	if (reactivate_iface != NULL) {
-		g_free(r->reactivate_iface);
-		r->reactivate_iface = g_strdup(reactivate_iface);
-	}
-	mg_service_write_recorded(self, rc, device_class, policy->harden, w);
-	return TRUE;
 }
 
 /* The pipeline's ops->unrecorded: the save that was to record @job's
@@ -399,14 +272,31 @@ mg_service_write_unrecorded(gpointer owner, gpointer job)
 		g_clear_pointer(&r->reactivate_iface, g_free);
 }
 
-/* Written once the state holding its address is saved. */
-void
-mg_service_write_recorded(MgService *self,
-			  NMRemoteConnection *rc,
-			  MgDeviceClass device_class,
-			  gboolean new_stable_id,
-			  MgWrite *w)
+/* Whether NetworkManager changed @w's profile since libnm last fetched it. */
+gboolean
+mg_service_write_unsettled(const MgWrite *w)
 {
-	mg_service_write_prepare(self, NM_CONNECTION(rc), device_class, new_stable_id, w);
-	mg_write_pipeline_submit(self->pipeline, w, TRUE);
+	const MgProfileRecord *r = mg_profile_records_get(w->self->records, w->uuid);
+
+	return r != NULL && r->unsettled;
+}
+
+/* NetworkManager refused the write: the profile changed after its copy was
+ * read. Nothing was written; as for a copy found changed, the decision is
+ * made again on the new one, now if libnm has it, else when it does. */
+static void
+mg_service_write_mismatched(MgService *self, MgWrite *w)
+{
+	NMRemoteConnection *rc =
+	    w->rc != NULL && nm_object_get_client(NM_OBJECT(w->rc)) != NULL ? w->rc : NULL;
+	gboolean fetched = rc != NULL && !mg_service_write_unsettled(w);
+
+	g_message("profile '%s': changed by another program as macguise wrote it; nothing "
+		  "undone, deciding again",
+		  w->id);
+	mg_service_write_superseded(self, w);
+	if (w->assign)
+		mg_state_ensure_profile(self->rt.state, w->uuid)->pending = TRUE;
+	self->write_over(self, fetched ? rc : NULL);
+	mg_write_free(w);
 }

@@ -3,6 +3,8 @@
 
 #include <glib-object.h>
 
+#include "mg-service-type.h"
+
 G_BEGIN_DECLS
 
 #define MG_TYPE_SERVICE (mg_service_get_type())
@@ -31,38 +33,8 @@ void mg_service_start(MgService *self);
  * profile writes not started yet are dropped. */
 void mg_service_stop(MgService *self);
 
-/* The D-Bus API's operations (see data/org.macguise.Daemon1.xml). */
-/* Every Ethernet and Wi-Fi profile that @user (a user name; NULL: none
- * known) may see, as GetStatus returns them. */
-GVariant *mg_service_get_status(MgService *self, const char *user);
-/* @profile: a UUID or id, or "" for every managed profile. */
-/* Each profile's outcome, as a(sss): its UUID, the outcome
- * (mg_rotation_outcome_to_string) and the reason's word. */
-GVariant *mg_service_rotate(MgService *self, const char *profile, gboolean now, GError **error);
-gboolean mg_service_reload(MgService *self, GError **error);
-/* Whether every local user may see the profile (no connection.permissions):
- * only such profiles are named in ProfilesChanged. */
-gboolean mg_service_profile_is_public(MgService *self, const char *uuid);
-/* For the pre-up hook: (managed, address, window_ms, probes). */
-GVariant *mg_service_get_link_check(MgService *self, const char *profile);
-/* Records the hook's verdict and, on a conflict, recovers; returns the
- * outcome (see the XML) or NULL with @error for a malformed report. */
-const char *mg_service_report_verdict(MgService *self,
-				      const char *profile,
-				      const char *iface,
-				      const char *address,
-				      const char *verdict,
-				      const char *evidence,
-				      guint duration_ms,
-				      GError **error);
-/* After a clean verdict: goes on watching the link with the hook's @fd
- * (taken) for passive-watch-s (see WatchLink in the XML). FALSE with
- * @error for a malformed call; an unmanaged or stale one is ignored. */
-gboolean mg_service_watch_link(MgService *self,
-			       const char *profile,
-			       const char *iface,
-			       const char *address,
-			       int fd,
-			       GError **error);
-
 G_END_DECLS
+
+/* The D-Bus API's operations, and the pre-up hook's. */
+#include "mg-service-api.h"
+#include "mg-service-check.h"

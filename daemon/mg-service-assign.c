@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* A new address for a profile: drawn (or the one a failed write left),
+ * recorded in the history before NetworkManager has it, then written once
+ * the state that records it is saved. */
+#define G_LOG_DOMAIN "macguised"
+
+#include "config.h"
+
+#include "mg-service-assign.h"
+
+#include "mg-neighbours.h"
+#include "mg-service-nm.h"
+#include "mg-service-nm.h"
+#include "mg-service-update.h"
+#include "mg-service-writes.h"
+#include "mg-service-private.h"
+#include "mg-service-update.h"
+
+/* The addresses local interfaces use or were made with, and those of the
+ * stations in the kernel's neighbour tables: never a candidate. */
+static GArray *
+mg_service_device_macs(MgService *self)
+{
+	GArray *taken = g_array_new(FALSE, FALSE, sizeof(MgMac));
+	const GPtrArray *devices = nm_client_get_devices(self->client);
+	g_autoptr(GArray) neighbours = NULL;
+	g_autoptr(GError) error = NULL;
+
+	for (guint i = 0; devices != NULL && i < devices->len; i++) {
+		NMDevice *dev = g_ptr_array_index(devices, i);
+		const char *addrs[2] = { nm_device_get_hw_address(dev), NULL };
+		if (NM_IS_DEVICE_ETHERNET(dev))
+			addrs[1] =
+			    nm_device_ethernet_get_permanent_hw_address(NM_DEVICE_ETHERNET(dev));
+		else if (NM_IS_DEVICE_WIFI(dev))
+			addrs[1] = nm_device_wifi_get_permanent_hw_address(NM_DEVICE_WIFI(dev));
+		for (guint j = 0; j < G_N_ELEMENTS(addrs); j++) {
+			MgMac m;
+			if (addrs[j] != NULL && mg_mac_parse(addrs[j], &m, NULL))
+				g_array_append_val(taken, m);
+		}
+	}
+	neighbours = mg_neighbours_read(&error);
+	if (neighbours == NULL)
+		g_warning("cannot read the neighbour tables: %s", error->message);
+	else
+		g_array_append_vals(taken, neighbours->data, neighbours->len);
+	return taken;
+}
+
+/* For keep-vendor: the permanent address of the device the profile is for
+ * (its interface-name, else the only device of its kind), else the
+ * profile's current macguise address, whose block came from it. */
+static const MgMac *
+mg_service_hardware_mac(MgService *self,
+			NMConnection *connection,
+			MgDeviceClass device_class,
+			MgMac *out)
+{
+	const char *iface = nm_connection_get_interface_name(connection);
+	const GPtrArray *devices = nm_client_get_devices(self->client);
+	const MgProfileState *p =
+	    mg_state_get_profile(self->rt.state, nm_connection_get_uuid(connection));
+	NMDevice *device =
+	    iface != NULL ? nm_client_get_device_by_iface(self->client, iface) : NULL;
+	const char *perm;
+
+	for (guint i = 0; iface == NULL && devices != NULL && i < devices->len; i++) {
+		NMDevice *d = g_ptr_array_index(devices, i);
+		gboolean kind = (device_class & MG_DEVICE_CLASS_WIRELESS) != 0
+				    ? NM_IS_DEVICE_WIFI(d)
+				    : NM_IS_DEVICE_ETHERNET(d);
+		if (kind && device != NULL) {
+			device = NULL; /* more than one: which one is not known */
+			break;
+		}
+		if (kind)
+			device = d;
+	}
+	perm = device != NULL ? mg_device_permanent_mac(device) : NULL;
+	if (perm != NULL && mg_mac_parse(perm, out, NULL) && mg_mac_is_global_unicast(out) &&
+	    !mg_mac_is_zero(out))
+		return out;
+	if (p != NULL && p->has_address) {
+		*out = p->address;
+		return out;
+	}
+	return NULL;
+}
+
+/* Draws an address (or takes the one a failed write left) and starts
+ * writing it into the profile; FALSE if there is none to give. With
+ * @reactivate_iface ("": any device), the profile comes up again with it. */
+gboolean
+mg_service_assign(MgService *self,
+		  NMRemoteConnection *rc,
+		  MgDeviceClass device_class,
+		  const MgPolicy *policy,
+		  gboolean for_conflict,
+		  const char *reactivate_iface)
+{
+	NMConnection *connection = NM_CONNECTION(rc);
+	MgProfileRecord *r =
+	    mg_profile_records_ensure(self->records, nm_connection_get_uuid(connection));
+	g_autoptr(GError) error = NULL;
+	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
+	MgWrite *w;
+	guint32 jitter;
+	MgMac mac, hardware;
+
+	if (r->has_drawn && !for_conflict) {
+		mac = r->drawn;
+	} else {
+		g_autoptr(GArray) taken = mg_service_device_macs(self);
+		if (!mg_profile_draw(
+			self->rt.catalogue,
+			self->rt.state,
+			self->rt.rng,
+			device_class,
+			policy,
+			mg_service_hardware_mac(self, connection, device_class, &hardware),
+			taken,
+			&mac,
+			&error)) {
+			g_warning("profile '%s': no address to give it: %s",
+				  nm_connection_get_id(connection),
+				  error->message);
+			return FALSE;
+		}
+		/* Into the history before NetworkManager has it: whatever
+		 * happens next, it is never handed out again and is known as
+		 * ours. */
+		mg_state_remember(self->rt.state, &mac, now);
+	}
+	w = mg_write_new(self, connection, &mac);
+	mg_random_fill(self->rt.rng, &jitter, sizeof(jitter));
+	w->assign = TRUE;
+	w->due_at = mg_schedule_due_at(policy, now, jitter);
+	w->for_conflict = for_conflict;
+	if (reactivate_iface != NULL) {
+		g_free(r->reactivate_iface);
+		r->reactivate_iface = g_strdup(reactivate_iface);
+	}
+	mg_service_write_recorded(self, rc, device_class, policy->harden, w);
+	return TRUE;
+}

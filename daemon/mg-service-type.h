@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The service object's name alone (mg-service.h declares its type), for
+ * the headers of the files that make it up: they depend on it, not on the
+ * object's interface. */
+#pragma once
+
+typedef struct _MgService MgService;
