@@ -11,6 +11,8 @@
 #include "mg-audit.h"
 #include "mg-cli-nm.h"
 #include "mg-cli.h"
+#include "mg-device-facts.h"
+#include "mg-draw-mix.h"
 #include "mg-profile.h"
 #include "mg-status-fields.h"
 
@@ -98,6 +100,28 @@ mg_status_checks_json(JsonObject *o, const MgProfileState *p)
 	}
 }
 
+/* Whose blocks its next address is drawn from: the chip family of the
+ * device it runs on, or its class's mix and why. */
+static JsonObject *
+mg_status_draw_json(NMClient *client,
+		    NMConnection *c,
+		    MgDeviceClass device_class,
+		    const MgPolicy *policy)
+{
+	const char *pick_reason = NULL, *why = NULL;
+	g_autoptr(MgDeviceFacts) facts =
+	    mg_device_facts_from_client(client, c, device_class, &pick_reason);
+	const MgDriverMix *mix =
+	    mg_draw_mix(mg_cli_catalogue(NULL), policy, device_class, facts, pick_reason, &why);
+	JsonObject *o = json_object_new();
+
+	mg_set_string_or_null(o, "mix", mix != NULL ? mix->id : NULL);
+	mg_set_string_or_null(o, "interface", facts != NULL ? facts->interface : NULL);
+	mg_set_string_or_null(o, "driver", facts != NULL ? facts->driver : NULL);
+	mg_set_string_or_null(o, "why", why);
+	return o;
+}
+
 static JsonObject *
 mg_status_profile_json(MgCliState *st, NMClient *client, NMRemoteConnection *rc)
 {
@@ -158,6 +182,8 @@ mg_status_profile_json(MgCliState *st, NMClient *client, NMRemoteConnection *rc)
 		json_object_set_null_member(o, "vendor_id");
 	}
 	mg_set_time(o, "assigned_at", ours ? p->assigned_at : 0);
+	json_object_set_object_member(
+	    o, "draw", mg_status_draw_json(client, c, device_class, &policy));
 	if (managed && st->state_readable)
 		json_object_set_object_member(
 		    o, "next_rotation", mg_next_rotation(&policy, p, ours));

@@ -76,6 +76,45 @@ mg_detail(const char *label, const char *value)
 	g_print("  %-15s %s\n", label, value);
 }
 
+/* Whose blocks the next address comes from, for people. */
+static char *
+mg_status_draw_text(JsonObject *o)
+{
+	JsonObject *draw = mg_member_object(o, "draw");
+	const char *mix = draw != NULL ? mg_cli_member_string(draw, "mix") : NULL;
+	const char *why = draw != NULL ? mg_cli_member_string(draw, "why") : NULL;
+	const char *driver = draw != NULL ? mg_cli_member_string(draw, "driver") : NULL;
+
+	if (draw == NULL)
+		return NULL;
+	if (mix != NULL)
+		/* TRANSLATORS: the chip family (a driver family name), the driver
+		 * and the interface its makers are drawn for */
+		return g_strdup_printf(_("the makers of %s cards (driver %s on %s)"),
+				       mix,
+				       driver,
+				       mg_cli_member_string(draw, "interface"));
+	if (g_strcmp0(why, "keep-vendor") == 0)
+		return g_strdup(_("its own card's maker (keep-vendor)"));
+	if (g_strcmp0(why, "vendors") == 0)
+		return g_strdup(_("the makers its policy names"));
+	if (g_strcmp0(why, "hotspot") == 0)
+		return g_strdup(_("the makers of hotspots"));
+	if (g_strcmp0(why, "several-devices") == 0)
+		return g_strdup(_("any card of its type: there are several and it names no "
+				  "interface"));
+	if (g_strcmp0(why, "interface-absent") == 0)
+		return g_strdup(_("any card of its type: its interface is not here"));
+	if (g_strcmp0(why, "interface-other-kind") == 0)
+		return g_strdup(_("any card of its type: its interface is of another type"));
+	if (g_strcmp0(why, "driver-unknown") == 0)
+		return g_strdup(_("any card of its type: its card's driver is not known"));
+	if (g_strcmp0(why, "no-mix-for-driver") == 0)
+		return g_strdup_printf(_("any card of its type: no maker mix for driver %s"),
+				       driver);
+	return g_strdup(_("any card of its type: no card of that type is here"));
+}
+
 void
 mg_status_print_detail(JsonObject *o)
 {
@@ -88,6 +127,7 @@ mg_status_print_detail(JsonObject *o)
 	g_autofree char *assigned = mg_local_time(mg_cli_member_string(o, "assigned_at"));
 	g_autofree char *next = mg_status_next_text(o);
 	g_autofree char *addr_text = NULL;
+	g_autofree char *draw_text = mg_status_draw_text(o);
 
 	g_print("%s (%s)\n", mg_cli_member_string(o, "id"), mg_cli_member_string(o, "uuid"));
 	mg_detail(_("type:"), mg_cli_member_string(o, "type"));
@@ -102,6 +142,8 @@ mg_status_print_detail(JsonObject *o)
 					 ? mg_cli_member_string(o, "cloned_mac_address")
 					 : _("none"));
 	mg_detail(_("address:"), addr_text);
+	if (draw_text != NULL)
+		mg_detail(_("drawn for:"), draw_text);
 	mg_detail(_("assigned:"), assigned);
 	mg_detail(_("next rotation:"), next);
 	if (check != NULL) {

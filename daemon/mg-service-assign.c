@@ -8,9 +8,9 @@
 
 #include "mg-service-assign.h"
 
+#include "mg-device-facts.h"
+#include "mg-draw-mix.h"
 #include "mg-neighbours.h"
-#include "mg-service-nm.h"
-#include "mg-service-nm.h"
 #include "mg-service-update.h"
 #include "mg-service-writes.h"
 #include "mg-service-private.h"
@@ -48,49 +48,56 @@ mg_service_device_macs(MgService *self)
 	return taken;
 }
 
-/* For keep-vendor: the permanent address of the device the profile is for
- * (its interface-name, else the only device of its kind), else the
- * profile's current macguise address, whose block came from it. */
-static const MgMac *
-mg_service_hardware_mac(MgService *self,
-			NMConnection *connection,
-			MgDeviceClass device_class,
-			MgMac *out)
-{
-	const char *iface = nm_connection_get_interface_name(connection);
-	const GPtrArray *devices = nm_client_get_devices(self->client);
-	const MgProfileState *p =
-	    mg_state_get_profile(self->rt.state, nm_connection_get_uuid(connection));
-	NMDevice *device =
-	    iface != NULL ? nm_client_get_device_by_iface(self->client, iface) : NULL;
-	const char *perm;
-
-	for (guint i = 0; iface == NULL && devices != NULL && i < devices->len; i++) {
-		NMDevice *d = g_ptr_array_index(devices, i);
-		gboolean kind = (device_class & MG_DEVICE_CLASS_WIRELESS) != 0
-				    ? NM_IS_DEVICE_WIFI(d)
-				    : NM_IS_DEVICE_ETHERNET(d);
-		if (kind && device != NULL) {
-			device = NULL; /* more than one: which one is not known */
-			break;
-		}
-		if (kind)
-			device = d;
-	}
-	perm = device != NULL ? mg_device_permanent_mac(device) : NULL;
-	if (perm != NULL && mg_mac_parse(perm, out, NULL) && mg_mac_is_global_unicast(out) &&
-	    !mg_mac_is_zero(out))
-		return out;
-	if (p != NULL && p->has_address) {
-		*out = p->address;
-		return out;
-	}
-	return NULL;
-}
-
 /* Draws an address (or takes the one a failed write left) and starts
  * writing it into the profile; FALSE if there is none to give. With
  * @reactivate_iface ("": any device), the profile comes up again with it. */
+/* A new address, for the chip of the device the profile runs on (its
+ * interface-name's, else the only one of its kind) where that is known,
+ * else from its class's mix. keep-vendor keeps the block of the device's
+ * own address, else of the profile's current one, whose block came from it. */
+static gboolean
+mg_service_draw(MgService *self,
+		NMConnection *connection,
+		MgDeviceClass device_class,
+		const MgPolicy *policy,
+		MgMac *mac,
+		GError **error)
+{
+	const char *pick_reason = NULL, *why = NULL;
+	g_autoptr(MgDeviceFacts) facts =
+	    mg_device_facts_from_client(self->client, connection, device_class, &pick_reason);
+	const MgProfileState *p =
+	    mg_state_get_profile(self->rt.state, nm_connection_get_uuid(connection));
+	const MgMac *current = p != NULL && p->has_address ? &p->address : NULL;
+	g_autoptr(GArray) taken = mg_service_device_macs(self);
+	const MgDriverMix *mix = NULL;
+
+	if (!mg_profile_draw_for_device(self->rt.catalogue,
+					self->rt.state,
+					self->rt.rng,
+					device_class,
+					policy,
+					facts,
+					facts != NULL && facts->has_permanent ? NULL : current,
+					taken,
+					mac,
+					&mix,
+					error))
+		return FALSE;
+	if (mix != NULL)
+		g_debug("profile '%s': drawn from the %s mix (%s, driver %s)",
+			nm_connection_get_id(connection),
+			mix->id,
+			facts->interface,
+			facts->driver);
+	else if (mg_draw_mix(self->rt.catalogue, policy, device_class, facts, pick_reason, &why) ==
+		 NULL)
+		g_debug("profile '%s': drawn from the class's mix (%s)",
+			nm_connection_get_id(connection),
+			why);
+	return TRUE;
+}
+
 gboolean
 mg_service_assign(MgService *self,
 		  NMRemoteConnection *rc,
@@ -106,22 +113,12 @@ mg_service_assign(MgService *self,
 	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
 	MgWrite *w;
 	guint32 jitter;
-	MgMac mac, hardware;
+	MgMac mac;
 
 	if (r->has_drawn && !for_conflict) {
 		mac = r->drawn;
 	} else {
-		g_autoptr(GArray) taken = mg_service_device_macs(self);
-		if (!mg_profile_draw(
-			self->rt.catalogue,
-			self->rt.state,
-			self->rt.rng,
-			device_class,
-			policy,
-			mg_service_hardware_mac(self, connection, device_class, &hardware),
-			taken,
-			&mac,
-			&error)) {
+		if (!mg_service_draw(self, connection, device_class, policy, &mac, &error)) {
 			g_warning("profile '%s': no address to give it: %s",
 				  nm_connection_get_id(connection),
 				  error->message);

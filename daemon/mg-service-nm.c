@@ -12,7 +12,7 @@
 #include "mg-error.h"
 #include "mg-service-private.h"
 
-const char *
+static const char *
 mg_device_permanent_mac(NMDevice *dev)
 {
 	if (NM_IS_DEVICE_ETHERNET(dev))

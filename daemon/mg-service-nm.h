@@ -9,8 +9,6 @@
 
 G_BEGIN_DECLS
 
-/* The card's own address, or NULL. */
-const char *mg_device_permanent_mac(NMDevice *dev);
 /* A profile by UUID or id, or MG_ERROR_NOT_FOUND. */
 NMRemoteConnection *mg_service_lookup_profile(MgService *self, const char *profile, GError **error);
 /* The interface the profile is active on, or NULL. */

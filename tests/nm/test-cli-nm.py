@@ -100,6 +100,27 @@ def terse(value):
 
 
 @mgtap.test
+def status_says_whose_blocks_the_next_address_is_drawn_from():
+    # A veth's driver is "veth", which no chip family's mix takes: the
+    # class's mix serves, and status says why, naming the device it found.
+    NM.nmcli("connection", "add", "type", "ethernet", "ifname", "*", "con-name", "anycard",
+             "connection.autoconnect", "no")
+    draw = cli_json("status", "e1")["profiles"][0]["draw"]
+    assert draw == {"mix": None, "interface": "veth0", "driver": "veth",
+                    "why": "no-mix-for-driver"}, draw
+    assert "no maker mix for driver veth" in cli("status", "e1").stdout
+    assert cli_json("status", "anycard")["profiles"][0]["draw"]["interface"] == "veth0"
+    # A second card: a profile naming no interface could run on either.
+    NM.new_adapter("card2", "00:1b:21:aa:bb:cc", os.path.join(NM.dir, "card2.frames"))
+    draw = cli_json("status", "anycard")["profiles"][0]["draw"]
+    assert draw["why"] == "several-devices" and draw["interface"] is None, draw
+    assert cli_json("status", "e1")["profiles"][0]["draw"]["interface"] == "veth0"
+    # The user's choice of maker comes first.
+    assert cli("policy", "anycard", "mode=keep-vendor").returncode == 0
+    assert cli_json("status", "anycard")["profiles"][0]["draw"]["why"] == "keep-vendor"
+
+
+@mgtap.test
 def status_prints_fields_for_scripts_as_nmcli_does():
     rows = cli_json("status")["profiles"]
     # -t -f: one line a profile, no header, ':' between values and escaped in them

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "mg-draw-mix.h"
+
+/* mg_device_pick()'s reasons, as words for the status. */
+static const char *
+mg_draw_pick_word(const char *pick_reason)
+{
+	static const struct {
+		const char *reason, *word;
+	} words[] = {
+		{ "no device of its kind", "no-device" },
+		{ "several devices of its kind and no interface-name", "several-devices" },
+		{ "the profile's interface is not present", "interface-absent" },
+		{ "the profile's interface is of another kind", "interface-other-kind" },
+	};
+
+	for (guint i = 0; i < G_N_ELEMENTS(words); i++)
+		if (g_strcmp0(pick_reason, words[i].reason) == 0)
+			return words[i].word;
+	return "no-device";
+}
+
+const MgDriverMix *
+mg_draw_mix(MgCatalogue *catalogue,
+	    const MgPolicy *policy,
+	    MgDeviceClass device_class,
+	    const MgDeviceFacts *facts,
+	    const char *pick_reason,
+	    const char **why)
+{
+	MgDeviceClass want =
+	    policy->device_class != MG_DEVICE_CLASS_NONE ? policy->device_class : device_class;
+	const MgDriverMix *mix;
+
+	*why = NULL;
+	if (policy->mode == MG_MODE_KEEP_VENDOR)
+		*why = "keep-vendor";
+	else if (policy->vendors != NULL)
+		*why = "vendors";
+	else if (want == MG_DEVICE_CLASS_AP)
+		*why = "hotspot";
+	else if (facts == NULL)
+		*why = mg_draw_pick_word(pick_reason);
+	else if (facts->driver == NULL)
+		*why = "driver-unknown";
+	if (*why != NULL)
+		return NULL;
+	mix = mg_catalogue_find_driver_mix(catalogue, want, facts->driver);
+	if (mix == NULL)
+		*why = "no-mix-for-driver";
+	return mix;
+}
