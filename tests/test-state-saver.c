@@ -9,6 +9,7 @@
 
 #include "mg-state-saver.h"
 #include "mg-state-store.h"
+#include "mg-test-warnings.h"
 
 typedef struct {
 	MgRuntime rt;
@@ -24,20 +25,6 @@ typedef struct {
 	char *must_hold; /* a profile the file holds when the ask hears */
 } Ask;
 
-/* Warnings, kept for the test that expects one rather than made fatal. */
-static GString *warnings;
-
-static GLogWriterOutput
-keep_warnings(GLogLevelFlags level, const GLogField *fields, gsize n_fields, gpointer data)
-{
-	if ((level & G_LOG_LEVEL_WARNING) == 0)
-		return g_log_writer_default(level, fields, n_fields, data);
-	for (gsize i = 0; i < n_fields; i++)
-		if (g_strcmp0(fields[i].key, "MESSAGE") == 0)
-			g_string_append_printf(warnings, "%s\n", (const char *)fields[i].value);
-	return G_LOG_WRITER_HANDLED;
-}
-
 static void
 on_result(gboolean saved, gpointer user_data)
 {
@@ -47,22 +34,13 @@ on_result(gboolean saved, gpointer user_data)
 		f->failures++;
 }
 
-static gboolean
-file_holds(Fixture *f, const char *uuid)
-{
-	g_autofree char *path = g_build_filename(f->dir, MG_STATE_FILE_NAME, NULL);
-	g_autofree char *text = NULL;
-	g_autofree char *group = g_strdup_printf("[profile %s]", uuid);
-	return g_file_get_contents(path, &text, NULL, NULL) && strstr(text, group) != NULL;
-}
-
 static void
 heard(gboolean saved, gpointer user_data)
 {
 	Ask *a = user_data;
 	g_string_append_c(a->f->heard, saved ? a->letter : g_ascii_tolower(a->letter));
 	if (saved && a->must_hold != NULL)
-		g_assert_true(file_holds(a->f, a->must_hold));
+		g_assert_true(mg_test_state_holds(a->f->dir, a->must_hold));
 }
 
 static void
@@ -113,8 +91,8 @@ teardown(Fixture *f, gconstpointer data)
 	g_string_free(f->heard, TRUE);
 	/* only the test that expects a warning may leave one */
 	if (!g_str_has_suffix(g_test_get_path(), "failed-save-is-reported"))
-		g_assert_cmpstr(warnings->str, ==, "");
-	g_string_truncate(warnings, 0);
+		g_assert_cmpstr(mg_test_warnings->str, ==, "");
+	g_string_truncate(mg_test_warnings, 0);
 }
 
 static void
@@ -154,7 +132,7 @@ test_a_failed_save_is_reported(Fixture *f, gconstpointer data)
 	f->rt.state_dir = g_build_filename(dir, "missing", NULL);
 	ask(s, f, 'A', NULL);
 	wait_for_results(f, 1);
-	g_assert_nonnull(strstr(warnings->str, "cannot save the state in "));
+	g_assert_nonnull(strstr(mg_test_warnings->str, "cannot save the state in "));
 	g_assert_cmpstr(f->heard->str, ==, "a!");
 	g_assert_cmpuint(f->failures, ==, 1);
 
@@ -178,7 +156,7 @@ test_finish_saves_what_was_asked(Fixture *f, gconstpointer data)
 	mg_state_ensure_profile(f->rt.state, "pending");
 	ask(s, f, 'B', NULL);
 	g_assert_true(mg_state_saver_finish(s, FALSE));
-	g_assert_true(file_holds(f, "pending"));
+	g_assert_true(mg_test_state_holds(f->dir, "pending"));
 	g_assert_cmpstr(f->heard->str, ==, "!!");
 	g_assert_cmpuint(f->results, ==, 2);
 	g_assert_false(mg_state_saver_busy(s));
@@ -192,7 +170,7 @@ test_finish_with_force_saves(Fixture *f, gconstpointer data)
 
 	mg_state_ensure_profile(f->rt.state, "unasked");
 	g_assert_true(mg_state_saver_finish(s, TRUE));
-	g_assert_true(file_holds(f, "unasked"));
+	g_assert_true(mg_test_state_holds(f->dir, "unasked"));
 	g_assert_cmpuint(f->results, ==, 1);
 }
 
@@ -206,7 +184,7 @@ test_free_waits_for_the_save_under_way(Fixture *f, gconstpointer data)
 	mg_state_ensure_profile(f->rt.state, "written");
 	ask(s, f, 'A', NULL);
 	mg_state_saver_free(s);
-	g_assert_true(file_holds(f, "written"));
+	g_assert_true(mg_test_state_holds(f->dir, "written"));
 	while (g_main_context_iteration(NULL, FALSE))
 		;
 	g_assert_cmpstr(f->heard->str, ==, "!");
@@ -217,8 +195,7 @@ int
 main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
-	warnings = g_string_new(NULL);
-	g_log_set_writer_func(keep_warnings, NULL, NULL);
+	mg_test_keep_warnings();
 #define ADD(name, fn) g_test_add("/state-saver/" name, Fixture, NULL, setup, fn, teardown)
 	ADD("asks-during-a-save-share-the-next", test_asks_during_a_save_share_the_next);
 	ADD("a-failed-save-is-reported", test_a_failed_save_is_reported);

@@ -14,6 +14,7 @@
 #include "mg-profile-lock.h"
 #include "mg-reconcile.h"
 #include "mg-state-store.h"
+#include "mg-test-warnings.h"
 #include "mg-write-pipeline.h"
 
 typedef struct {
@@ -33,28 +34,6 @@ typedef struct {
 	char *must_hold; /* a profile the state file holds when it is written */
 } Job;
 
-static GString *warnings;
-
-static GLogWriterOutput
-keep_warnings(GLogLevelFlags level, const GLogField *fields, gsize n_fields, gpointer data)
-{
-	if ((level & G_LOG_LEVEL_WARNING) == 0)
-		return g_log_writer_default(level, fields, n_fields, data);
-	for (gsize i = 0; i < n_fields; i++)
-		if (g_strcmp0(fields[i].key, "MESSAGE") == 0)
-			g_string_append_printf(warnings, "%s\n", (const char *)fields[i].value);
-	return G_LOG_WRITER_HANDLED;
-}
-
-static gboolean
-file_holds(Fixture *f, const char *uuid)
-{
-	g_autofree char *path = g_build_filename(f->dir, MG_STATE_FILE_NAME, NULL);
-	g_autofree char *text = NULL;
-	g_autofree char *group = g_strdup_printf("[profile %s]", uuid);
-	return g_file_get_contents(path, &text, NULL, NULL) && strstr(text, group) != NULL;
-}
-
 static void
 on_write(gpointer owner, gpointer job)
 {
@@ -62,7 +41,7 @@ on_write(gpointer owner, gpointer job)
 	Job *j = job;
 
 	if (j->must_hold != NULL)
-		g_assert_true(file_holds(f, j->must_hold));
+		g_assert_true(mg_test_state_holds(f->dir, j->must_hold));
 	g_string_append_c(f->written, j->letter);
 	/* (the test ends it with mg_write_pipeline_finished) */
 }
@@ -152,8 +131,8 @@ teardown(Fixture *f, gconstpointer data)
 	g_string_free(f->written, TRUE);
 	g_string_free(f->unrecorded, TRUE);
 	if (!g_str_has_suffix(g_test_get_path(), "failed-save-writes-nothing"))
-		g_assert_cmpstr(warnings->str, ==, "");
-	g_string_truncate(warnings, 0);
+		g_assert_cmpstr(mg_test_warnings->str, ==, "");
+	g_string_truncate(mg_test_warnings, 0);
 }
 
 static void
@@ -205,7 +184,7 @@ test_failed_save_writes_nothing(Fixture *f, gconstpointer data)
 	g_assert_cmpuint(f->unrecorded_done, ==, 1);
 	g_assert_cmpuint(f->freed, ==, 2);
 	g_assert_cmpuint(mg_write_pipeline_pending(f->p), ==, 0);
-	g_assert_nonnull(strstr(warnings->str, "cannot save the state in "));
+	g_assert_nonnull(strstr(mg_test_warnings->str, "cannot save the state in "));
 
 	g_free(f->rt.state_dir);
 	f->rt.state_dir = g_steal_pointer(&dir);
@@ -296,7 +275,7 @@ test_stop_drops_unrecorded(Fixture *f, gconstpointer data)
 	g_assert_true(mg_write_pipeline_stop(f->p));
 	g_assert_cmpuint(f->freed, ==, 1);
 	g_assert_cmpuint(mg_write_pipeline_pending(f->p), ==, 0);
-	g_assert_true(file_holds(f, "changed"));
+	g_assert_true(mg_test_state_holds(f->dir, "changed"));
 	while (g_main_context_iteration(NULL, FALSE))
 		;
 	g_assert_cmpstr(f->written->str, ==, "");
@@ -306,8 +285,7 @@ int
 main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
-	warnings = g_string_new(NULL);
-	g_log_set_writer_func(keep_warnings, NULL, NULL);
+	mg_test_keep_warnings();
 #define ADD(name, fn) g_test_add("/write-pipeline/" name, Fixture, NULL, setup, fn, teardown)
 	ADD("recorded-before-written", test_recorded_before_written);
 	ADD("failed-save-writes-nothing", test_failed_save_writes_nothing);
