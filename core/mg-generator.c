@@ -168,6 +168,15 @@ mg_generator_new(MgCatalogue *catalogue,
 }
 
 MgGenerator *
+mg_generator_new_for_mix(MgCatalogue *catalogue, const MgDriverMix *mix, gint64 now, GError **error)
+{
+	g_autoptr(GPtrArray) none = g_ptr_array_new();
+
+	return mg_generator_build(
+	    mg_catalogue_get_vendors(catalogue), mix->device_class, none, mix, now, error);
+}
+
+MgGenerator *
 mg_generator_new_for_driver(MgCatalogue *catalogue,
 			    MgDeviceClass device_class,
 			    const char *driver,

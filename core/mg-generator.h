@@ -45,6 +45,12 @@ MgGenerator *mg_generator_new_for_driver(MgCatalogue *catalogue,
 					 gint64 now,
 					 const MgDriverMix **mix,
 					 GError **error);
+/* Draws by @mix's weights alone (its class's rows); fails as mg_generator_new()
+ * where none of its blocks may be drawn at @now. */
+MgGenerator *mg_generator_new_for_mix(MgCatalogue *catalogue,
+				      const MgDriverMix *mix,
+				      gint64 now,
+				      GError **error);
 void mg_generator_free(MgGenerator *generator);
 
 /* A vendor in proportion to its weight for the class, one of its blocks in

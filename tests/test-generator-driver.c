@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "mg-error.h"
+#include "mg-first-contact.h"
 #include "mg-generator.h"
 
 #define DRAWS 20000
@@ -164,6 +165,73 @@ test_driver_shipped_mixes(void)
 	g_assert_null(mg_catalogue_find_driver_mix(cat, MG_DEVICE_CLASS_ETHERNET, "iwlwifi"));
 }
 
+/* The vendors of the blocks a first-contact section's mask lists. */
+static GHashTable *
+mask_vendors(MgCatalogue *cat, GKeyFile *kf, const char *group, const char *key)
+{
+	g_autofree char *k = g_strconcat(key, ".generate-mac-address-mask", NULL);
+	g_autofree char *mask = g_key_file_get_string(kf, group, k, NULL);
+	g_auto(GStrv) words = NULL;
+	GHashTable *vendors = g_hash_table_new(g_str_hash, g_str_equal);
+
+	g_assert_nonnull(mask);
+	words = g_strsplit(mask, " ", -1);
+	g_assert_cmpuint(g_strv_length(words), ==, 65);
+	for (guint i = 1; words[i] != NULL; i++) {
+		MgMac oui;
+		const MgCatalogueEntry *e;
+		g_assert_true(mg_mac_parse(words[i], &oui, NULL));
+		oui.octet[5] = 1;
+		e = mg_catalogue_lookup(cat, &oui);
+		g_assert_nonnull(e);
+		g_hash_table_add(vendors, e->vendor->id);
+	}
+	return vendors;
+}
+
+/* First contact: each chip family its own section, for its drivers, before
+ * the general one (NetworkManager takes the first that matches), listing
+ * only its makers' blocks; a file without them is not current. */
+static void
+test_driver_first_contact(void)
+{
+	g_autoptr(MgCatalogue) cat = builtin();
+	g_autoptr(MgRandom) rng = mg_random_new_seeded(7);
+	g_autoptr(GError) error = NULL;
+	g_autofree char *conf = mg_first_contact_conf(cat, rng, 64, NOW, &error);
+	g_autoptr(GKeyFile) kf = g_key_file_new();
+	g_auto(GStrv) groups = NULL;
+	g_autoptr(GHashTable) iwl = NULL;
+	g_autoptr(GHashTable) rtw89 = NULL;
+	g_autoptr(GHashTable) r8169 = NULL;
+	g_autofree char *match = NULL;
+	guint n;
+	char *general;
+
+	g_assert_no_error(error);
+	g_assert_true(g_key_file_load_from_data(kf, conf, -1, G_KEY_FILE_NONE, NULL));
+	groups = g_key_file_get_groups(kf, NULL);
+	n = g_strv_length(groups);
+	g_assert_cmpuint(n, ==, mg_catalogue_get_driver_mixes(cat)->len + 1);
+	g_assert_cmpstr(groups[n - 1], ==, "connection-macguise-first-contact");
+	match = g_key_file_get_string(
+	    kf, "connection-macguise-first-contact-driver-iwlwifi", "match-device", NULL);
+	g_assert_cmpstr(match, ==, "driver:iwlwifi");
+	iwl = mask_vendors(cat, kf, "connection-macguise-first-contact-driver-iwlwifi", "wifi");
+	g_assert_cmpuint(g_hash_table_size(iwl), ==, 1);
+	g_assert_true(g_hash_table_contains(iwl, "intel"));
+	rtw89 = mask_vendors(cat, kf, "connection-macguise-first-contact-driver-rtw89", "wifi");
+	g_assert_false(g_hash_table_contains(rtw89, "intel"));
+	g_assert_cmpuint(g_hash_table_size(rtw89), >=, 2);
+	r8169 = mask_vendors(cat, kf, "connection-macguise-first-contact-driver-r8169", "ethernet");
+	g_assert_false(g_hash_table_contains(r8169, "intel"));
+	g_assert_true(mg_first_contact_conf_is_current(cat, conf, NOW));
+	/* the general section alone, as before the per-driver mixes */
+	general = strstr(conf, "[connection-macguise-first-contact]");
+	g_assert_nonnull(general);
+	g_assert_false(mg_first_contact_conf_is_current(cat, general, NOW));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -171,5 +239,6 @@ main(int argc, char **argv)
 	g_test_add_func("/generator-driver/bands", test_driver_bands);
 	g_test_add_func("/generator-driver/fallback", test_driver_fallback);
 	g_test_add_func("/generator-driver/shipped-mixes", test_driver_shipped_mixes);
+	g_test_add_func("/generator-driver/first-contact", test_driver_first_contact);
 	return g_test_run();
 }

@@ -296,6 +296,56 @@ def without_macguised_the_boot_defaults_alone_give_catalogue_addresses():
             assert_plausible(m, BURNT_IN[3])
 
 
+def section_blocks(text, group, key):
+    """The blocks a section of the first-contact defaults lists for @key."""
+    section = text.split(f"[{group}]\n", 1)[1].split("\n[", 1)[0]
+    mask = [line for line in section.splitlines()
+            if line.startswith(f"{key}.generate-mac-address-mask=")]
+    return {oui.lower()[:8] for oui in mask[0].split("=", 1)[1].split()[1:]}
+
+
+@mgtap.test
+def a_card_whose_driver_has_a_mix_draws_from_its_section():
+    # The boot step's defaults give each chip family its own section, for
+    # its drivers (match-device=driver:...), before the general one. A veth
+    # is driver `veth`, which no mix takes; the r8152 family's section, made
+    # to match the driver NetworkManager reports for the test's card, must
+    # then give every activation an address from that family's blocks
+    # (Realtek's and Lenovo's), as an RTL8153 adapter gets.
+    burnt_in = "00:1b:21:3a:4c:07"
+    with NmNetns(auto_default=("mgauto*",), boot=MACGUISED) as nm:
+        conf = os.path.join(nm.dir, "conf.d", "90-macguise-first-contact.conf")
+        with open(conf, encoding="utf-8") as f:
+            text = f.read()
+        group = "connection-macguise-first-contact-driver-r8152"
+        family = section_blocks(text, group, "ethernet")
+        general = section_blocks(text, "connection-macguise-first-contact", "ethernet")
+        assert text.index(f"[{group}]") < text.index("[connection-macguise-first-contact]")
+        assert "match-device=driver:r8152\n" in text
+        capture = os.path.join(nm.dir, "frames-mgauto2.jsonl")
+        peer_end = nm.new_adapter("mgauto2", burnt_in, capture)
+        nm.wait_for("mgauto2 in NetworkManager", lambda: "mgauto2" in nm.nmcli(
+            "-t", "-f", "DEVICE", "device", check=False).stdout)
+        driver = nm.nmcli("-g", "GENERAL.DRIVER", "device", "show", "mgauto2").stdout.strip()
+        assert driver == "veth", driver
+        with open(conf, "w", encoding="utf-8") as f:
+            f.write(text.replace("match-device=driver:r8152\n", f"match-device=driver:{driver}\n"))
+        nm.nmcli("general", "reload", "conf")
+        nm.plug_in(peer_end)
+        name = profile_on(nm, "mgauto2")
+        seen = []
+        for _ in range(3):
+            nm.wait_for("the activation's address on the link",
+                        lambda: nm.link_mac("mgauto2") not in [burnt_in] + seen)
+            seen.append(nm.link_mac("mgauto2"))
+            nm.nmcli("device", "disconnect", "mgauto2")
+            nm.nmcli("connection", "up", name, check=False, timeout=90)
+        for mac in seen:
+            assert mac[:8] in family, (mac, sorted(family), len(general))
+        for mac in set(nm.frames_from(capture)):
+            assert mac[:8] in family, f"{mac} on the air: not from the r8152 section"
+
+
 @mgtap.test
 def installed_without_reboot_macguised_alone_covers_first_contact():
     # The package installed without a reboot: its boot step never ran, so
