@@ -10,7 +10,9 @@ import mgtap
 NM = DRIVER = SHOTS = BASE = None
 
 
-def browser():
+def browser(insecure_certs=False):
+    """Headless Chromium; with @insecure_certs, it accepts a self-signed
+    certificate (FreedomBox's own, tests/booted/test-freedombox.py)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     options = webdriver.ChromeOptions()
@@ -18,6 +20,8 @@ def browser():
     for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
                 "--window-size=1280,1400", "--lang=en-US"):
         options.add_argument(arg)
+    if insecure_certs:
+        options.set_capability("acceptInsecureCerts", True)
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     driver.implicitly_wait(0)
     return driver
