@@ -182,8 +182,11 @@ mg_status_profile_json(MgCliState *st, NMClient *client, NMRemoteConnection *rc)
 		json_object_set_null_member(o, "vendor_id");
 	}
 	mg_set_time(o, "assigned_at", ours ? p->assigned_at : 0);
-	json_object_set_object_member(
-	    o, "draw", mg_status_draw_json(client, c, device_class, &policy));
+	if (managed)
+		json_object_set_object_member(
+		    o, "draw", mg_status_draw_json(client, c, device_class, &policy));
+	else
+		json_object_set_null_member(o, "draw");
 	if (managed && st->state_readable)
 		json_object_set_object_member(
 		    o, "next_rotation", mg_next_rotation(&policy, p, ours));

@@ -109,6 +109,10 @@ mg_status_draw_text(JsonObject *o)
 		return g_strdup(_("any card of its type: its interface is of another type"));
 	if (g_strcmp0(why, "driver-unknown") == 0)
 		return g_strdup(_("any card of its type: its card's driver is not known"));
+	if (g_strcmp0(why, "mix-not-drawable") == 0)
+		return g_strdup_printf(
+		    _("any card of its type: no block of the makers of driver %s may be drawn now"),
+		    driver);
 	if (g_strcmp0(why, "no-mix-for-driver") == 0)
 		return g_strdup_printf(_("any card of its type: no maker mix for driver %s"),
 				       driver);

@@ -66,14 +66,33 @@ mg_profile_records_ensure(MgProfileRecords *records, const char *uuid)
 {
 	MgProfileRecord *r = g_hash_table_lookup(records->by_uuid, uuid);
 
-	if (r != NULL)
+	if (r != NULL) {
+		r->leaving = FALSE; /* the profile is back */
 		return r;
+	}
 	r = g_new0(MgProfileRecord, 1);
 	r->uuid = g_strdup(uuid);
 	r->policy_stale = TRUE;
 	mg_policy_init_default(&r->policy);
 	g_hash_table_insert(records->by_uuid, r->uuid, r);
 	return r;
+}
+
+/* Everything but its identity and its write under way, as new. */
+static void
+mg_profile_record_empty(MgProfileRecords *records, MgProfileRecord *r)
+{
+	mg_profile_records_set_watch(records, r, NULL);
+	g_clear_pointer(&r->active_path, g_free);
+	g_clear_pointer(&r->reactivate_iface, g_free);
+	g_clear_pointer(&r->policy_problems, g_free);
+	g_clear_object(&r->deferred);
+	mg_policy_clear(&r->policy);
+	mg_policy_init_default(&r->policy);
+	r->unchecked = r->unsettled = r->settling = r->has_drawn = r->published = FALSE;
+	r->gate_attempts = r->failures = 0;
+	r->retry_at = r->wake_at = 0;
+	r->policy_stale = TRUE;
 }
 
 void
@@ -83,8 +102,11 @@ mg_profile_records_remove(MgProfileRecords *records, const char *uuid)
 
 	if (r == NULL)
 		return;
-	if (r->in_flight)
-		records->in_flight--;
+	if (r->in_flight) {
+		mg_profile_record_empty(records, r);
+		r->leaving = TRUE;
+		return;
+	}
 	/* (its queue entry, if any, finds no record and is dropped) */
 	g_hash_table_remove(records->by_uuid, uuid);
 	mg_profile_record_free(records, r);
@@ -112,6 +134,18 @@ mg_profile_records_set_in_flight(MgProfileRecords *records, MgProfileRecord *r, 
 		records->in_flight++;
 	else
 		records->in_flight--;
+}
+
+void
+mg_profile_records_landed(MgProfileRecords *records, const char *uuid)
+{
+	MgProfileRecord *r = mg_profile_records_get(records, uuid);
+
+	if (r == NULL)
+		return;
+	mg_profile_records_set_in_flight(records, r, FALSE);
+	if (r->leaving)
+		mg_profile_records_remove(records, uuid);
 }
 
 void
@@ -166,7 +200,7 @@ mg_profile_records_nm_left(MgProfileRecords *records)
 		g_clear_pointer(&r->active_path, g_free);
 		r->unchecked = FALSE;
 		mg_profile_records_set_watch(records, r, NULL);
-		/* its successor's object paths may name other profiles */
+		/* its successor fetches every profile afresh */
 		r->unsettled = FALSE;
 		r->policy_stale = TRUE;
 	}
@@ -190,6 +224,8 @@ mg_profile_record_is_valid(const MgProfileRecord *r, GString *why)
 		broken = "more re-activations for its link than the gate allows";
 	else if (r->wake_at < 0)
 		broken = "a wake-up before the epoch";
+	else if (r->leaving && !r->in_flight)
+		broken = "left, with no write under way to wait for";
 	if (broken != NULL && why != NULL)
 		g_string_append(why, broken);
 	return broken == NULL;

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What macguised knows about one profile, in one record, and the table of
- * them: a record is made when a profile is first seen and freed, whole,
- * when it leaves NetworkManager. What outlives a restart is the state
- * file's (mg-state.h); a record holds only what this run learned. */
+ * them: a record is made when macguised first has something to know of a
+ * profile libnm lists (mg_profile_records_ensure()) and freed, whole, when
+ * the profile leaves NetworkManager; one whose write is still under way then
+ * stays, emptied, until the write lands, so that a profile added again with
+ * the same UUID meanwhile still has one write at a time. What outlives a
+ * restart is the state file's (mg-state.h); a record holds only what this
+ * run learned. */
 #pragma once
 
 #include <glib-object.h>
@@ -31,6 +35,8 @@ typedef struct {
 	/* Its writes. */
 	gboolean in_flight; /* a write decided and not returned: change it only
 			       with mg_profile_records_set_in_flight() */
+	gboolean leaving;   /* the profile left while its write was under way:
+			       freed when the write lands */
 	gboolean unsettled; /* NetworkManager changed it; libnm's copy lags */
 	gboolean settling;  /* a write returned that libnm's copy does not show */
 	MgMac settling_mac; /* what that write gave (all zero: released) */
@@ -64,8 +70,12 @@ void mg_profile_records_iter_init(MgProfileRecords *records, GHashTableIter *ite
 
 /* Profiles with a write under way. */
 guint mg_profile_records_in_flight(MgProfileRecords *records);
+/* Marks @r's write under way. */
 void
 mg_profile_records_set_in_flight(MgProfileRecords *records, MgProfileRecord *r, gboolean in_flight);
+/* @uuid's write landed: no longer under way; a leaving record is freed
+ * (do not use it after). */
+void mg_profile_records_landed(MgProfileRecords *records, const char *uuid);
 
 /* Its write waits for room: queued once, oldest first, @connection kept. */
 void mg_profile_records_defer(MgProfileRecords *records, MgProfileRecord *r, GObject *connection);

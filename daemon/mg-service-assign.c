@@ -14,7 +14,6 @@
 #include "mg-service-update.h"
 #include "mg-service-writes.h"
 #include "mg-service-private.h"
-#include "mg-service-update.h"
 
 /* The addresses local interfaces use or were made with, and those of the
  * stations in the kernel's neighbour tables: never a candidate. */
@@ -48,9 +47,14 @@ mg_service_device_macs(MgService *self)
 	return taken;
 }
 
-/* Draws an address (or takes the one a failed write left) and starts
- * writing it into the profile; FALSE if there is none to give. With
- * @reactivate_iface ("": any device), the profile comes up again with it. */
+/* Whether the card's own address can name its maker's block: else
+ * keep-vendor keeps the block of the profile's current address. */
+static gboolean
+mg_service_own_address_usable(const MgDeviceFacts *facts)
+{
+	return facts != NULL && facts->has_permanent && mg_mac_is_global_unicast(&facts->permanent);
+}
+
 /* A new address, for the chip of the device the profile runs on (its
  * interface-name's, else the only one of its kind) where that is known,
  * else from its class's mix. keep-vendor keeps the block of the device's
@@ -78,7 +82,7 @@ mg_service_draw(MgService *self,
 					device_class,
 					policy,
 					facts,
-					facts != NULL && facts->has_permanent ? NULL : current,
+					mg_service_own_address_usable(facts) ? NULL : current,
 					taken,
 					mac,
 					&mix,

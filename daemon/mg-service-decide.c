@@ -356,7 +356,10 @@ mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 	MgReconcile r;
 	const MgPolicy *policy;
 
-	if (!self->following || device_class == MG_DEVICE_CLASS_NONE || uuid == NULL)
+	/* (a profile that left NetworkManager has no client: nothing to decide,
+	 * and no record to make again) */
+	if (!self->following || device_class == MG_DEVICE_CLASS_NONE || uuid == NULL ||
+	    nm_object_get_client(NM_OBJECT(rc)) == NULL)
 		return;
 	record = mg_profile_records_ensure(self->records, uuid);
 	if (record->active_path != NULL) {

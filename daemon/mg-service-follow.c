@@ -109,6 +109,8 @@ mg_service_active_changed(NMClient *client, GParamSpec *pspec, gpointer user_dat
 		mg_service_watch_over(self, g_ptr_array_index(gone, i));
 		if (rc != NULL)
 			mg_service_evaluate(self, rc, MG_EVENT_DEACTIVATED);
+		else /* the activation of a profile that left: its record goes too */
+			mg_profile_records_remove(self->records, g_ptr_array_index(gone, i));
 	}
 	mg_service_rearm(self);
 }
@@ -246,8 +248,11 @@ mg_service_connection_removed(NMClient *client, NMRemoteConnection *rc, gpointer
 
 	if (uuid == NULL)
 		return;
-	if (r != NULL)
+	if (r != NULL) {
 		r->unsettled = FALSE;
+		/* a profile added again is warned about again */
+		g_clear_pointer(&r->policy_problems, g_free);
+	}
 	mg_service_policy_changed(self, uuid);
 	if (!nm_client_get_nm_running(client))
 		return;

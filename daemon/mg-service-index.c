@@ -9,7 +9,6 @@
 
 #include "mg-link-check-index-write.h"
 #include "mg-service-policy.h"
-#include "mg-service-policy.h"
 #include "mg-service-private.h"
 
 /* Whether macguise leaves @c alone for good, until its settings or policy

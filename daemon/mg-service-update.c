@@ -126,8 +126,7 @@ mg_service_write_stale(MgService *self, MgWrite *w, NMRemoteConnection *rc, cons
 	g_debug("profile '%s': changed since the decision to write it; deciding again", w->id);
 	mg_service_write_ended(self, w);
 	mg_service_write_superseded(self, w);
-	if (w->assign)
-		mg_state_ensure_profile(self->rt.state, w->uuid)->pending = TRUE;
+	mg_service_write_still_due(self, w);
 	self->write_over(self, g_str_equal(known, current) ? rc : NULL);
 	mg_write_free(w);
 }

@@ -26,10 +26,7 @@ mg_write_free(MgWrite *w)
 static void
 mg_service_write_landed(MgService *self, MgWrite *w)
 {
-	MgProfileRecord *r = mg_profile_records_get(self->records, w->uuid);
-
-	if (r != NULL)
-		mg_profile_records_set_in_flight(self->records, r, FALSE);
+	mg_profile_records_landed(self->records, w->uuid);
 }
 
 void
@@ -139,10 +136,17 @@ mg_service_write_settles(MgService *self, MgWrite *w)
 static void
 mg_service_write_succeeded(MgService *self, MgWrite *w)
 {
-	MgProfileState *p = mg_state_ensure_profile(self->rt.state, w->uuid);
+	MgProfileState *p;
 	g_autofree char *digest = mg_state_log_digest(self->rt.state, &w->mac);
 	g_autofree char *text = mg_mac_to_string(&w->mac);
-	gboolean replaces = p->has_address;
+	gboolean replaces;
+
+	/* (the profile left meanwhile: the state keeps nothing of it; the
+	 * address stays in the history) */
+	if (mg_profile_records_get(self->records, w->uuid) == NULL)
+		return;
+	p = mg_state_ensure_profile(self->rt.state, w->uuid);
+	replaces = p->has_address;
 
 	if (w->hardened != NULL)
 		g_message("profile '%s': kept hardened: %s written back", w->id, w->hardened);
@@ -267,9 +271,16 @@ mg_service_write_unrecorded(gpointer owner, gpointer job)
 	g_warning("profile '%s': keeps its address until a new one can be recorded "
 		  "in the state; trying again later",
 		  w->id);
-	mg_service_write_landed(self, w);
 	if (r != NULL)
 		g_clear_pointer(&r->reactivate_iface, g_free);
+	mg_service_write_landed(self, w); /* (may free the record) */
+}
+
+void
+mg_service_write_still_due(MgService *self, MgWrite *w)
+{
+	if (w->assign && mg_profile_records_get(self->records, w->uuid) != NULL)
+		mg_state_ensure_profile(self->rt.state, w->uuid)->pending = TRUE;
 }
 
 /* Whether NetworkManager changed @w's profile since libnm last fetched it. */
@@ -295,8 +306,7 @@ mg_service_write_mismatched(MgService *self, MgWrite *w)
 		  "undone, deciding again",
 		  w->id);
 	mg_service_write_superseded(self, w);
-	if (w->assign)
-		mg_state_ensure_profile(self->rt.state, w->uuid)->pending = TRUE;
+	mg_service_write_still_due(self, w);
 	self->write_over(self, fetched ? rc : NULL);
 	mg_write_free(w);
 }

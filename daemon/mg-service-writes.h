@@ -45,6 +45,9 @@ void mg_service_write_ended(MgService *self, MgWrite *w);
 void mg_service_write_superseded(MgService *self, MgWrite *w);
 /* A write failed: the profile backs off (mg_write_pipeline_note_failure). */
 void mg_service_write_failed(MgService *self, MgWrite *w, const GError *error);
+/* A write of a new address that did not happen: its rotation stays due
+ * (pending), unless the profile left. */
+void mg_service_write_still_due(MgService *self, MgWrite *w);
 /* The pipeline's ops->unrecorded (mg-write-pipeline.h). */
 void mg_service_write_unrecorded(gpointer owner, gpointer job);
 /* Whether NetworkManager changed @w's profile since libnm last fetched it. */

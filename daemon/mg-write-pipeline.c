@@ -24,6 +24,7 @@ struct _MgWritePipeline {
 	guint commit_id;     /* a save of what waits to be recorded, once idle */
 	guint record_id;     /* a save of what writes made, soon */
 	guint lock_retry_id;
+	guint release_id; /* the lock is let go once idle, if no job came */
 	guint save_retry_id;
 	guint save_failures; /* in a row: the retry backs off */
 };
@@ -34,13 +35,26 @@ typedef struct {
 	GPtrArray *jobs;
 } MgCommit;
 
+static gboolean
+mg_write_pipeline_release(gpointer user_data)
+{
+	MgWritePipeline *p = user_data;
+
+	p->release_id = 0;
+	if (p->lock_held && p->pending == 0) {
+		mg_profile_lock_release(p->lock_fd);
+		p->lock_held = FALSE;
+	}
+	return G_SOURCE_REMOVE;
+}
+
+/* No job left: the lock goes once the main loop is idle, after what the
+ * last write's end decided (a write decided again at once keeps it). */
 static void
 mg_write_pipeline_release_if_idle(MgWritePipeline *p)
 {
-	if (!p->lock_held || p->pending > 0)
-		return;
-	mg_profile_lock_release(p->lock_fd);
-	p->lock_held = FALSE;
+	if (p->lock_held && p->pending == 0 && p->release_id == 0)
+		p->release_id = g_idle_add(mg_write_pipeline_release, p);
 }
 
 static gboolean
@@ -276,6 +290,7 @@ mg_write_pipeline_stop(MgWritePipeline *p)
 	g_clear_handle_id(&p->commit_id, g_source_remove);
 	g_clear_handle_id(&p->record_id, g_source_remove);
 	g_clear_handle_id(&p->save_retry_id, g_source_remove);
+	g_clear_handle_id(&p->lock_retry_id, g_source_remove);
 	p->pending -= g_queue_get_length(&p->to_commit);
 	g_queue_clear_full(&p->to_commit, p->ops.job_free);
 	return mg_state_saver_finish(p->saver, unsaved);
@@ -286,11 +301,11 @@ mg_write_pipeline_free(MgWritePipeline *p)
 {
 	if (p == NULL)
 		return;
-	/* first: a save under way is dropped, and its jobs with it */
 	g_clear_pointer(&p->saver, mg_state_saver_free);
 	g_clear_handle_id(&p->commit_id, g_source_remove);
 	g_clear_handle_id(&p->record_id, g_source_remove);
 	g_clear_handle_id(&p->lock_retry_id, g_source_remove);
+	g_clear_handle_id(&p->release_id, g_source_remove);
 	g_clear_handle_id(&p->save_retry_id, g_source_remove);
 	g_queue_clear_full(&p->to_commit, p->ops.job_free);
 	g_queue_clear_full(&p->waiting_slot, p->ops.job_free);

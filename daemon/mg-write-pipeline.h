@@ -10,7 +10,8 @@
  *     wait, oldest first.
  *  3. The profile lock (mg-profile-lock.h): a write starts once it is had;
  *     while the macguise command holds it, writes try again every
- *     MG_WRITE_PIPELINE_LOCK_RETRY_MS. It is let go when no write is left.
+ *     MG_WRITE_PIPELINE_LOCK_RETRY_MS. It is let go when no write is left,
+ *     once the main loop is idle.
  *  4. Back-off: a state that cannot be saved is saved again after 5 s,
  *     10 s, ... up to 10 min; so is a profile whose write failed
  *     (mg_write_pipeline_note_failure()).
@@ -80,8 +81,9 @@ gboolean mg_write_pipeline_holds_lock(MgWritePipeline *p);
 void mg_write_pipeline_note_failure(MgProfileRecord *r, gint64 now);
 
 /* The end: jobs waiting to be recorded are dropped (their addresses are in
- * the history, never given out again), the save under way waited for and
- * what changed since saved. FALSE if that save failed. */
+ * the history, never given out again), as are those waiting for the lock;
+ * the save under way is waited for and what changed since saved. FALSE if
+ * that save failed. */
 gboolean mg_write_pipeline_stop(MgWritePipeline *p);
 
 G_END_DECLS

@@ -3,6 +3,8 @@
 
 #include "mg-draw-mix.h"
 
+#include "mg-generator.h"
+
 /* mg_device_pick()'s reasons, as words for the status. */
 static const char *
 mg_draw_pick_word(const char *pick_reason)
@@ -32,7 +34,8 @@ mg_draw_mix(MgCatalogue *catalogue,
 {
 	MgDeviceClass want =
 	    policy->device_class != MG_DEVICE_CLASS_NONE ? policy->device_class : device_class;
-	const MgDriverMix *mix;
+	g_autoptr(MgGenerator) gen = NULL;
+	const MgDriverMix *mix = NULL;
 
 	*why = NULL;
 	if (policy->mode == MG_MODE_KEEP_VENDOR)
@@ -47,8 +50,15 @@ mg_draw_mix(MgCatalogue *catalogue,
 		*why = "driver-unknown";
 	if (*why != NULL)
 		return NULL;
-	mix = mg_catalogue_find_driver_mix(catalogue, want, facts->driver);
-	if (mix == NULL)
+	if (mg_catalogue_find_driver_mix(catalogue, want, facts->driver) == NULL) {
 		*why = "no-mix-for-driver";
-	return mix;
+		return NULL;
+	}
+	/* as the draw finds it: a mix none of whose blocks may be drawn today
+	 * gives way to the class's */
+	gen = mg_generator_new_for_driver(
+	    catalogue, want, facts->driver, g_get_real_time() / G_USEC_PER_SEC, &mix, NULL);
+	if (gen == NULL || mix == NULL)
+		*why = "mix-not-drawable";
+	return gen != NULL ? mix : NULL;
 }

@@ -12,7 +12,8 @@ G_BEGIN_DECLS
  * serves, with @why a word saying why: "keep-vendor" or "vendors" (the
  * user chose the maker), "hotspot", "no-device", "several-devices",
  * "interface-absent", "interface-other-kind" (mg_device_pick()'s
- * @pick_reason), "driver-unknown", "no-mix-for-driver". @facts: the device
+ * @pick_reason), "driver-unknown", "no-mix-for-driver", "mix-not-drawable"
+ * (none of its blocks may be drawn today). @facts: the device
  * mg_device_facts_from_client() or _from_sysfs() found, or NULL. */
 const MgDriverMix *mg_draw_mix(MgCatalogue *catalogue,
 			       const MgPolicy *policy,

@@ -31,23 +31,18 @@ test_one_record_per_profile(void)
 }
 
 /* A profile leaving frees its whole record: its watch, its place among
- * writes under way and among writes waiting. */
+ * writes waiting. */
 static void
 test_removal_frees_everything(void)
 {
 	g_autoptr(MgProfileRecords) t = mg_profile_records_new(count_watch_free);
 	g_autoptr(GObject) connection = g_object_new(G_TYPE_OBJECT, NULL);
 	MgProfileRecord *a = mg_profile_records_ensure(t, "a");
-	MgProfileRecord *b = mg_profile_records_ensure(t, "b");
 
 	watches_freed = 0;
 	mg_profile_records_set_watch(t, a, GUINT_TO_POINTER(1));
-	mg_profile_records_set_in_flight(t, a, TRUE);
-	mg_profile_records_set_in_flight(t, b, TRUE);
-	g_assert_cmpuint(mg_profile_records_in_flight(t), ==, 2);
 	mg_profile_records_remove(t, "a");
 	g_assert_cmpuint(watches_freed, ==, 1);
-	g_assert_cmpuint(mg_profile_records_in_flight(t), ==, 1);
 	g_assert_null(mg_profile_records_get(t, "a"));
 
 	/* a write waiting for a profile that then left is not started */
@@ -56,6 +51,42 @@ test_removal_frees_everything(void)
 	mg_profile_records_remove(t, "a");
 	g_assert_null(mg_profile_records_next_deferred(t));
 	g_assert_true(mg_profile_records_are_valid(t, NULL));
+}
+
+/* A profile that leaves while its write is under way keeps an emptied
+ * record until the write lands: added again with the same UUID meanwhile,
+ * it still has one write at a time. */
+static void
+test_leaving_waits_for_its_write(void)
+{
+	g_autoptr(MgProfileRecords) t = mg_profile_records_new(count_watch_free);
+	MgProfileRecord *a = mg_profile_records_ensure(t, "a");
+
+	watches_freed = 0;
+	mg_profile_records_set_watch(t, a, GUINT_TO_POINTER(1));
+	a->failures = 3;
+	a->retry_at = 40;
+	mg_profile_records_set_in_flight(t, a, TRUE);
+	mg_profile_records_remove(t, "a");
+	g_assert_true(mg_profile_records_get(t, "a") == a);
+	g_assert_true(a->leaving && a->in_flight);
+	g_assert_cmpuint(watches_freed, ==, 1);
+	g_assert_cmpuint(a->failures, ==, 0);
+	g_assert_true(mg_profile_records_are_valid(t, NULL));
+	mg_profile_records_landed(t, "a");
+	g_assert_null(mg_profile_records_get(t, "a"));
+	g_assert_cmpuint(mg_profile_records_in_flight(t), ==, 0);
+
+	/* back before its write landed: the write still counts */
+	a = mg_profile_records_ensure(t, "a");
+	mg_profile_records_set_in_flight(t, a, TRUE);
+	mg_profile_records_remove(t, "a");
+	g_assert_true(mg_profile_records_ensure(t, "a") == a);
+	g_assert_false(a->leaving);
+	g_assert_true(a->in_flight);
+	mg_profile_records_landed(t, "a");
+	g_assert_true(mg_profile_records_get(t, "a") == a);
+	g_assert_cmpuint(mg_profile_records_in_flight(t), ==, 0);
 }
 
 static void
@@ -118,6 +149,7 @@ test_invariants_catch(void)
 		{ "drawn-local", "globally administered" },
 		{ "gate", "re-activations" },
 		{ "wake", "before the epoch" },
+		{ "leaving", "no write under way" },
 	};
 
 	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
@@ -137,6 +169,8 @@ test_invariants_catch(void)
 			r->drawn.octet[0] = 0x02; /* the locally administered bit */
 		} else if (g_str_equal(cases[i].breaks, "gate"))
 			r->gate_attempts = 100;
+		else if (g_str_equal(cases[i].breaks, "leaving"))
+			r->leaving = TRUE;
 		else
 			r->wake_at = -1;
 		g_assert_false(mg_profile_records_are_valid(t, why));
@@ -168,6 +202,8 @@ main(int argc, char **argv)
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/profile-record/one-per-profile", test_one_record_per_profile);
 	g_test_add_func("/profile-record/removal-frees-everything", test_removal_frees_everything);
+	g_test_add_func("/profile-record/leaving-waits-for-its-write",
+			test_leaving_waits_for_its_write);
 	g_test_add_func("/profile-record/waiting-writes-in-order-once",
 			test_waiting_writes_in_order_once);
 	g_test_add_func("/profile-record/nm-leaving-ends-activations",
