@@ -149,6 +149,10 @@ test_driver_shipped_mixes(void)
 	for (guint i = 0; i < mixes->len; i++) {
 		const MgDriverMix *mix = g_ptr_array_index(mixes, i);
 		g_assert_true(mix->weights->len >= 2 || g_strcmp0(mix->id, "iwlwifi") == 0);
+		/* the first-contact defaults name them to NetworkManager, whose
+		 * driver: match takes no globs */
+		for (guint j = 0; mix->match[j] != NULL; j++)
+			g_assert_null(strpbrk(mix->match[j], "*?["));
 		for (guint j = 0; j < mix->weights->len; j++) {
 			const MgDriverWeight *w = g_ptr_array_index(mix->weights, j);
 			g_assert_true((w->vendor->classes & mix->device_class) != 0);
