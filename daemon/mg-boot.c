@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mg-device-facts.h"
+#include "mg-draw-mix.h"
 #include "mg-error.h"
 #include "mg-first-contact.h"
 #include "mg-nm-leases.h"
@@ -186,18 +187,13 @@ mg_boot_draw(MgBoot *b,
 					&mix,
 					error))
 		return FALSE;
-	if (mix != NULL)
-		g_debug("profile '%s': drawn from the %s mix (%s, driver %s)",
-			nm_connection_get_id(connection),
-			mix->id,
-			facts->interface,
-			facts->driver);
-	else
-		g_debug("profile '%s': drawn from the class's mix (%s)",
-			nm_connection_get_id(connection),
-			facts == NULL           ? why
-			: facts->driver == NULL ? "the device's driver is not known"
-						: "no mix for the device's driver");
+	mg_draw_mix_log(b->rt.catalogue,
+			policy,
+			device_class,
+			facts,
+			why,
+			mix,
+			nm_connection_get_id(connection));
 	return TRUE;
 }
 

@@ -67,7 +67,7 @@ mg_service_draw(MgService *self,
 		MgMac *mac,
 		GError **error)
 {
-	const char *pick_reason = NULL, *why = NULL;
+	const char *pick_reason = NULL;
 	g_autoptr(MgDeviceFacts) facts =
 	    mg_device_facts_from_client(self->client, connection, device_class, &pick_reason);
 	const MgProfileState *p =
@@ -88,17 +88,13 @@ mg_service_draw(MgService *self,
 					&mix,
 					error))
 		return FALSE;
-	if (mix != NULL)
-		g_debug("profile '%s': drawn from the %s mix (%s, driver %s)",
-			nm_connection_get_id(connection),
-			mix->id,
-			facts->interface,
-			facts->driver);
-	else if (mg_draw_mix(self->rt.catalogue, policy, device_class, facts, pick_reason, &why) ==
-		 NULL)
-		g_debug("profile '%s': drawn from the class's mix (%s)",
-			nm_connection_get_id(connection),
-			why);
+	mg_draw_mix_log(self->rt.catalogue,
+			policy,
+			device_class,
+			facts,
+			pick_reason,
+			mix,
+			nm_connection_get_id(connection));
 	return TRUE;
 }
 

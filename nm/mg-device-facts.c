@@ -10,8 +10,6 @@
 #include "mg-generator.h"
 #include "mg-profile.h"
 
-#define MG_DEVICE_FACTS_MAX_ATTEMPTS 1000
-
 void
 mg_device_facts_free(MgDeviceFacts *facts)
 {
@@ -136,25 +134,6 @@ mg_device_facts_from_sysfs(const char *sys_class_net,
 	return facts;
 }
 
-typedef struct {
-	MgState *state;
-	GArray *taken;
-} MgDeviceDraw;
-
-static gboolean
-mg_device_draw_accept(const MgMac *candidate, gpointer user_data)
-{
-	MgDeviceDraw *d = user_data;
-
-	if (mg_state_was_used(d->state, candidate))
-		return FALSE;
-	for (guint i = 0; d->taken != NULL && i < d->taken->len; i++) {
-		if (mg_mac_equal(&g_array_index(d->taken, MgMac, i), candidate))
-			return FALSE;
-	}
-	return TRUE;
-}
-
 gboolean
 mg_profile_draw_for_device(MgCatalogue *catalogue,
 			   MgState *state,
@@ -168,7 +147,6 @@ mg_profile_draw_for_device(MgCatalogue *catalogue,
 			   const MgDriverMix **mix,
 			   GError **error)
 {
-	MgDeviceDraw d = { state, taken };
 	MgDeviceClass want =
 	    policy->device_class != MG_DEVICE_CLASS_NONE ? policy->device_class : device_class;
 	g_autoptr(MgGenerator) gen = NULL;
@@ -187,6 +165,5 @@ mg_profile_draw_for_device(MgCatalogue *catalogue,
 	    catalogue, want, facts->driver, g_get_real_time() / G_USEC_PER_SEC, mix, error);
 	if (gen == NULL)
 		return FALSE;
-	return mg_generator_next(
-	    gen, rng, mg_device_draw_accept, &d, MG_DEVICE_FACTS_MAX_ATTEMPTS, mac, NULL, error);
+	return mg_profile_draw_from(gen, state, rng, taken, mac, error);
 }

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "macguised"
+
 #include "config.h"
 
 #include "mg-draw-mix.h"
@@ -61,4 +63,29 @@ mg_draw_mix(MgCatalogue *catalogue,
 	if (gen == NULL || mix == NULL)
 		*why = "mix-not-drawable";
 	return gen != NULL ? mix : NULL;
+}
+
+void
+mg_draw_mix_log(MgCatalogue *catalogue,
+		const MgPolicy *policy,
+		MgDeviceClass device_class,
+		const MgDeviceFacts *facts,
+		const char *pick_reason,
+		const MgDriverMix *used,
+		const char *profile)
+{
+	const char *why = NULL;
+
+	if (used != NULL) {
+		g_debug("profile '%s': drawn from the %s mix (%s, driver %s)",
+			profile,
+			used->id,
+			facts->interface,
+			facts->driver);
+		return;
+	}
+	(void)mg_draw_mix(catalogue, policy, device_class, facts, pick_reason, &why);
+	g_debug("profile '%s': drawn from the class's mix (%s)",
+		profile,
+		why != NULL ? why : "mix-not-drawable");
 }

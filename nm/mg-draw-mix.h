@@ -22,4 +22,15 @@ const MgDriverMix *mg_draw_mix(MgCatalogue *catalogue,
 			       const char *pick_reason,
 			       const char **why);
 
+/* Says at debug level which mix a profile's new address came from: @used,
+ * the mix mg_profile_draw_for_device() reported (NULL: the class's), and
+ * why. */
+void mg_draw_mix_log(MgCatalogue *catalogue,
+		     const MgPolicy *policy,
+		     MgDeviceClass device_class,
+		     const MgDeviceFacts *facts,
+		     const char *pick_reason,
+		     const MgDriverMix *used,
+		     const char *profile);
+
 G_END_DECLS

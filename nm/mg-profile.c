@@ -338,6 +338,15 @@ mg_profile_draw(MgCatalogue *catalogue,
 			       error);
 	if (gen == NULL)
 		return FALSE;
+	return mg_profile_draw_from(gen, state, rng, taken, mac, error);
+}
+
+gboolean
+mg_profile_draw_from(
+    MgGenerator *gen, MgState *state, MgRandom *rng, GArray *taken, MgMac *mac, GError **error)
+{
+	MgDrawData d = { state, taken };
+
 	return mg_generator_next(
 	    gen, rng, mg_profile_accept, &d, MG_PROFILE_MAX_ATTEMPTS, mac, NULL, error);
 }

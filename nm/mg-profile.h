@@ -4,6 +4,7 @@
 #include <NetworkManager.h>
 
 #include "mg-catalogue.h"
+#include "mg-generator.h"
 #include "mg-profile-mark.h"
 #include "mg-config.h"
 #include "mg-random.h"
@@ -111,6 +112,10 @@ gboolean mg_profile_draw(MgCatalogue *catalogue,
 			 GArray *taken,
 			 MgMac *mac,
 			 GError **error);
+/* Draws from @gen an address never used here (mg_state_was_used()) and none
+ * of @taken's. */
+gboolean mg_profile_draw_from(
+    MgGenerator *gen, MgState *state, MgRandom *rng, GArray *taken, MgMac *mac, GError **error);
 
 /* The kernel's id of this boot (a UUID), or "" where it cannot be read. */
 char *mg_boot_id_read(void);
