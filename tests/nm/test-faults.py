@@ -171,8 +171,9 @@ def networkmanager_killed_during_an_activation_and_restarted():
         next(p.pid for n, p in NM.pids if n == "macguised") == pid, "macguised did not survive"
     # The new NetworkManager takes the configured link over as an external,
     # in-memory profile: not one of the user's, and macguised must not
-    # write it to disk (a profile nobody made) or give it an address.
-    time.sleep(1)
+    # write it to disk (a profile nobody made) or give it an address: once
+    # macguised has carried out all it decided, it has had its chance to.
+    NM.macguised_caught_up()
     made = sorted(os.listdir(CONNS))
     assert all(n.startswith(("e1.", "f")) for n in made), made
     # The next activation is checked as usual.
