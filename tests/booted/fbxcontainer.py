@@ -20,6 +20,30 @@ import time
 ADDRESS, PEER = "10.89.9.2", "10.89.9.1"
 
 
+def container_systemd(nspawn_pid):
+    """The container's systemd (the nspawn process's child), or None."""
+    try:
+        with open(f"/proc/{nspawn_pid}/task/{nspawn_pid}/children") as f:
+            children = f.read().split()
+    except OSError:
+        return None
+    for pid in children:
+        try:
+            with open(f"/proc/{pid}/comm") as f:
+                if f.read().strip() == "systemd":
+                    return pid
+        except OSError:
+            pass
+    return None
+
+
+def manager_listens(leader):
+    """Whether the container's systemd takes systemctl's calls: its private
+    socket is there (before, systemctl fails at once: "Failed to connect to
+    bus")."""
+    return os.path.exists(f"/proc/{leader}/root/run/systemd/private")
+
+
 def sh(*cmd, check=True, timeout=60, **kw):
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **kw)
     if check and p.returncode != 0:
@@ -59,6 +83,7 @@ class Container:
         sh("ip", "addr", "add", f"{PEER}/24", "dev", self.host_end)
         sh("ip", "link", "set", self.host_end, "up")
         self.wait_for("the container's systemd", self.find_leader)
+        self.wait_for("its manager to listen", lambda: manager_listens(self.leader), timeout=120)
         p = self.inside("systemctl", "is-system-running", "--wait", check=False, timeout=120)
         if p.stdout.strip() not in ("running", "degraded"):
             raise RuntimeError(f"the container did not boot: {p.stdout}{p.stderr}\n"
@@ -74,20 +99,8 @@ class Container:
         return self
 
     def find_leader(self):
-        try:
-            with open(f"/proc/{self.nspawn.pid}/task/{self.nspawn.pid}/children") as f:
-                children = f.read().split()
-        except OSError:
-            return False
-        for pid in children:
-            try:
-                with open(f"/proc/{pid}/comm") as f:
-                    if f.read().strip() == "systemd":
-                        self.leader = pid
-                        return True
-            except OSError:
-                pass
-        return False
+        self.leader = container_systemd(self.nspawn.pid)
+        return self.leader is not None
 
     def stop(self):
         """Powers the container off (its pid's last resort: SIGKILL to its

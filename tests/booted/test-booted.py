@@ -35,6 +35,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 import mgtap  # noqa: E402
+from fbxcontainer import container_systemd, manager_listens  # noqa: E402
 
 PEER_PY = os.path.join(HERE, "..", "nm", "peer.py")
 TREE, DEBS = sys.argv[1], os.path.abspath(sys.argv[2])
@@ -131,6 +132,7 @@ class Booted:
                        "frames", end, capture, ready)
             self.wait_for(f"the capture on {end}", lambda: os.path.exists(ready))
         self.wait_for("the container's systemd", self.find_leader)
+        self.wait_for("its manager to listen", lambda: manager_listens(self.leader), timeout=120)
         # degraded is a booted system too (a unit a container cannot run)
         p = self.inside("systemctl", "is-system-running", "--wait", check=False, timeout=120)
         if p.stdout.strip() not in ("running", "degraded"):
@@ -158,20 +160,8 @@ class Booted:
 
     def find_leader(self):
         """The container's systemd: the nspawn process's child."""
-        try:
-            with open(f"/proc/{self.nspawn.pid}/task/{self.nspawn.pid}/children") as f:
-                children = f.read().split()
-        except OSError:
-            return False
-        for pid in children:
-            try:
-                with open(f"/proc/{pid}/comm") as f:
-                    if f.read().strip() == "systemd":
-                        self.leader = pid
-                        return True
-            except OSError:
-                pass
-        return False
+        self.leader = container_systemd(self.nspawn.pid)
+        return self.leader is not None
 
     def stop(self):
         keep = os.environ.get("MG_KEEP_DIR")
