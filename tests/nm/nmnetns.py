@@ -144,6 +144,10 @@ def strict_bus_conf(bus):
         "</busconfig>", ""])
 
 
+def _exit_on_sigterm(signum, frame):
+    raise SystemExit(128 + signum)
+
+
 class NmNetns:
     def __init__(self, strict_bus=False, managed=("veth0",), auto_default=(), boot=None,
                  max_replies=1024, system_config_dir=None):
@@ -232,6 +236,11 @@ class NmNetns:
 
     # -- life cycle ----------------------------------------------------------
     def start(self):
+        # A timeout's SIGTERM ends the test through its `finally`, which
+        # ends what it started by pid and deletes its namespaces; the default
+        # action would leave NetworkManager, D-Bus and udevd running.
+        if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+            signal.signal(signal.SIGTERM, _exit_on_sigterm)
         try:
             self._start()
         except BaseException:
