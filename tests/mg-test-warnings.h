@@ -2,9 +2,6 @@
 #pragma once
 
 #include <glib.h>
-#include <string.h>
-
-#include "mg-state-store.h"
 
 /* Warnings, kept for the test that expects one rather than made fatal
  * (G_DEBUG=fatal-warnings): mg_test_keep_warnings() installs the writer. */
@@ -29,12 +26,12 @@ mg_test_keep_warnings(void)
 	g_log_set_writer_func(mg_test_warning_writer, NULL, NULL);
 }
 
-/* Whether the state file in @dir holds profile @uuid. */
-static inline gboolean
-mg_test_state_holds(const char *dir, const char *uuid)
+/* At a test's end: no warning was kept, unless the test's path ends with
+ * @allowed (NULL: none may); the kept ones are then cleared. */
+static inline void
+mg_test_warnings_checked(const char *allowed)
 {
-	g_autofree char *path = g_build_filename(dir, MG_STATE_FILE_NAME, NULL);
-	g_autofree char *text = NULL;
-	g_autofree char *group = g_strdup_printf("[profile %s]", uuid);
-	return g_file_get_contents(path, &text, NULL, NULL) && strstr(text, group) != NULL;
+	if (allowed == NULL || !g_str_has_suffix(g_test_get_path(), allowed))
+		g_assert_cmpstr(mg_test_warnings->str, ==, "");
+	g_string_truncate(mg_test_warnings, 0);
 }

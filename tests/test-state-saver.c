@@ -9,6 +9,7 @@
 
 #include "mg-state-saver.h"
 #include "mg-state-store.h"
+#include "mg-test-state-dir.h"
 #include "mg-test-warnings.h"
 
 typedef struct {
@@ -65,34 +66,17 @@ ask(MgStateSaver *s, Fixture *f, char letter, const char *must_hold)
 static void
 setup(Fixture *f, gconstpointer data)
 {
-	MgStateLoadReport report = { 0 };
-	g_autoptr(GError) error = NULL;
-
-	f->dir = g_dir_make_tmp("mg-saver-XXXXXX", &error);
-	g_assert_no_error(error);
-	f->rt.state = mg_state_load(f->dir, &report, &error);
-	g_assert_no_error(error);
-	mg_state_load_report_clear(&report);
-	f->rt.state_dir = g_strdup(f->dir);
-	mg_config_init_default(&f->rt.config);
+	f->dir = mg_test_runtime_new(&f->rt, "mg-saver-XXXXXX");
 	f->heard = g_string_new(NULL);
 }
 
 static void
 teardown(Fixture *f, gconstpointer data)
 {
-	g_autofree char *state = g_build_filename(f->dir, MG_STATE_FILE_NAME, NULL);
-	g_autofree char *key = g_build_filename(f->dir, MG_STATE_KEY_FILE_NAME, NULL);
-	(void)g_unlink(state);
-	(void)g_unlink(key);
-	(void)g_rmdir(f->dir);
-	g_free(f->dir);
-	mg_runtime_clear(&f->rt);
+	mg_test_runtime_remove(&f->rt, f->dir);
 	g_string_free(f->heard, TRUE);
 	/* only the test that expects a warning may leave one */
-	if (!g_str_has_suffix(g_test_get_path(), "failed-save-is-reported"))
-		g_assert_cmpstr(mg_test_warnings->str, ==, "");
-	g_string_truncate(mg_test_warnings, 0);
+	mg_test_warnings_checked("failed-save-is-reported");
 }
 
 static void
