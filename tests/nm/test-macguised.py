@@ -590,6 +590,14 @@ class EditRace:
             env=NM.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.until("member=Update2")
 
+    def edit_right_after_macguiseds_write(self):
+        """macguised rotates the profile; the edit reaches NetworkManager
+        right after macguised's Update2, before NetworkManager answers it."""
+        assert rotate(self.uuid, True)[self.uuid][0] != "refused"
+        self.until("member=Update2")  # macguised's
+        self.stop_nm()
+        self.send_edit()
+
     def end(self):
         if self.stopped:
             os.kill(nm_pid(), signal.SIGCONT)
@@ -638,10 +646,7 @@ def an_edit_landing_between_macguiseds_read_and_its_write_is_not_undone():
             race.until("member=Get")  # the profile's VersionId
             race.send_edit()
         else:
-            assert rotate(race.uuid, True)[race.uuid][0] != "refused"
-            race.until("member=Update2")  # macguised's
-            race.stop_nm()
-            race.send_edit()
+            race.edit_right_after_macguiseds_write()
     finally:
         race.end()
     told = race.kept_with_a_new_address()
@@ -657,10 +662,7 @@ def an_edit_from_an_older_copy_right_after_macguiseds_write_is_decided_on():
     # undecided for good.
     race = EditRace("vy")
     try:
-        assert rotate(race.uuid, True)[race.uuid][0] != "refused"
-        race.until("member=Update2")  # macguised's
-        race.stop_nm()
-        race.send_edit()
+        race.edit_right_after_macguiseds_write()
     finally:
         race.end()
     race.kept_with_a_new_address()
