@@ -171,6 +171,13 @@ mg_profile_records_next_deferred(MgProfileRecords *records)
 }
 
 void
+mg_profile_record_reactivate_on(MgProfileRecord *r, const char *iface)
+{
+	g_free(r->reactivate_iface);
+	r->reactivate_iface = g_strdup(iface);
+}
+
+void
 mg_profile_record_write_ok(MgProfileRecord *r)
 {
 	r->failures = 0;

@@ -83,6 +83,8 @@ void mg_profile_records_defer(MgProfileRecords *records, MgProfileRecord *r, GOb
  * longer waiting; NULL when none waits. */
 GObject *mg_profile_records_next_deferred(MgProfileRecords *records);
 
+/* Once written, the profile comes up again on @iface ("": any device). */
+void mg_profile_record_reactivate_on(MgProfileRecord *r, const char *iface);
 /* A write succeeded: no failures, nothing drawn waits. */
 void mg_profile_record_write_ok(MgProfileRecord *r);
 /* Replaces the watch (NULL: none), freeing the one before. */

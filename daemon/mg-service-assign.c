@@ -134,10 +134,8 @@ mg_service_assign(MgService *self,
 	w->assign = TRUE;
 	w->due_at = mg_schedule_due_at(policy, now, jitter);
 	w->for_conflict = for_conflict;
-	if (reactivate_iface != NULL) {
-		g_free(r->reactivate_iface);
-		r->reactivate_iface = g_strdup(reactivate_iface);
-	}
+	if (reactivate_iface != NULL)
+		mg_profile_record_reactivate_on(r, reactivate_iface);
 	mg_service_write_recorded(self, rc, device_class, policy->harden, w);
 	return TRUE;
 }

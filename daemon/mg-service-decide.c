@@ -237,8 +237,7 @@ mg_service_gate(MgService *self, NMRemoteConnection *rc, const char *iface)
 		  nm_connection_get_id(NM_CONNECTION(rc)),
 		  attempts,
 		  MG_RECONCILE_MAX_GATE);
-	g_free(r->reactivate_iface);
-	r->reactivate_iface = g_strdup(iface);
+	mg_profile_record_reactivate_on(r, iface);
 	mg_service_reactivate_now(self, rc, uuid);
 }
 
@@ -308,11 +307,9 @@ mg_service_apply_writes(MgService *self,
 	if ((actions & MG_DO_ADOPT_LINK) != 0)
 		mg_service_adopt_link(self, connection, policy, &view->mac);
 	p = mg_state_get_profile(self->rt.state, uuid);
-	if (iface != NULL) {
-		MgProfileRecord *r = mg_profile_records_ensure(self->records, uuid);
-		g_free(r->reactivate_iface);
-		r->reactivate_iface = g_strdup(iface);
-	}
+	if (iface != NULL)
+		mg_profile_record_reactivate_on(mg_profile_records_ensure(self->records, uuid),
+						iface);
 	w = mg_write_new(self, connection, &p->address);
 	if ((actions & MG_DO_ADOPT_LINK) != 0)
 		mg_service_write_recorded(self, rc, device_class, FALSE, w);
