@@ -26,7 +26,8 @@ struct _MgWritePipeline {
 	guint lock_retry_id;
 	guint release_id; /* the lock is let go once idle, if no job came */
 	guint save_retry_id;
-	guint save_failures; /* in a row: the retry backs off */
+	guint save_failures;  /* in a row: the retry backs off */
+	gboolean save_wanted; /* a save was put off while writes waited for slots */
 };
 
 /* The jobs a save records, started once it has. */
@@ -145,6 +146,7 @@ mg_write_pipeline_commit(gpointer user_data)
 	MgCommit *commit = g_new0(MgCommit, 1);
 
 	p->commit_id = 0;
+	p->save_wanted = FALSE;
 	g_clear_handle_id(&p->record_id, g_source_remove); /* this save records it */
 	commit->p = p;
 	commit->jobs = g_ptr_array_new_with_free_func(p->ops.job_free);
@@ -159,7 +161,9 @@ mg_write_pipeline_save_soon(MgWritePipeline *p)
 {
 	/* While a slot's worth of recorded writes wait for one, the save can
 	 * wait too, and take more addresses with it (finished() asks again). */
-	if (p->commit_id == 0 && g_queue_get_length(&p->waiting_slot) < MG_WRITE_PIPELINE_SLOTS)
+	if (g_queue_get_length(&p->waiting_slot) >= MG_WRITE_PIPELINE_SLOTS)
+		p->save_wanted = TRUE;
+	else if (p->commit_id == 0)
 		p->commit_id = g_idle_add(mg_write_pipeline_commit, p);
 }
 
@@ -201,7 +205,7 @@ mg_write_pipeline_finished(MgWritePipeline *p)
 	p->pending--;
 	while (p->writing < MG_WRITE_PIPELINE_SLOTS && !g_queue_is_empty(&p->waiting_slot))
 		mg_write_pipeline_start(p, g_queue_pop_head(&p->waiting_slot));
-	if (!g_queue_is_empty(&p->to_commit))
+	if (!g_queue_is_empty(&p->to_commit) || p->save_wanted)
 		mg_write_pipeline_save_soon(p);
 	mg_write_pipeline_release_if_idle(p);
 }
@@ -285,14 +289,20 @@ mg_write_pipeline_new(MgRuntime *rt, int lock_fd, const MgWritePipelineOps *ops,
 gboolean
 mg_write_pipeline_stop(MgWritePipeline *p)
 {
-	gboolean unsaved = p->commit_id != 0 || p->record_id != 0 || p->save_retry_id != 0;
+	gboolean unsaved =
+	    p->commit_id != 0 || p->record_id != 0 || p->save_retry_id != 0 || p->save_wanted;
 
 	g_clear_handle_id(&p->commit_id, g_source_remove);
 	g_clear_handle_id(&p->record_id, g_source_remove);
 	g_clear_handle_id(&p->save_retry_id, g_source_remove);
 	g_clear_handle_id(&p->lock_retry_id, g_source_remove);
-	p->pending -= g_queue_get_length(&p->to_commit);
+	p->save_wanted = FALSE;
+	p->pending -= g_queue_get_length(&p->to_commit) + g_queue_get_length(&p->waiting_slot) +
+		      g_queue_get_length(&p->locked_out);
+	p->writing -= g_queue_get_length(&p->locked_out);
 	g_queue_clear_full(&p->to_commit, p->ops.job_free);
+	g_queue_clear_full(&p->waiting_slot, p->ops.job_free);
+	g_queue_clear_full(&p->locked_out, p->ops.job_free);
 	return mg_state_saver_finish(p->saver, unsaved);
 }
 

@@ -80,10 +80,11 @@ gboolean mg_write_pipeline_holds_lock(MgWritePipeline *p);
  * that doubles with each failure in a row (mg_reconcile_retry_at). */
 void mg_write_pipeline_note_failure(MgProfileRecord *r, gint64 now);
 
-/* The end: jobs waiting to be recorded are dropped (their addresses are in
- * the history, never given out again), as are those waiting for the lock;
- * the save under way is waited for and what changed since saved. FALSE if
- * that save failed. */
+/* The end: jobs not yet given to ops->write are dropped (those waiting to
+ * be recorded, for a slot or for the lock; new addresses among them are in
+ * the history, never given out again); the save under way is waited for,
+ * and what changed since saved (a save put off while writes waited for
+ * slots too). FALSE if that save failed. */
 gboolean mg_write_pipeline_stop(MgWritePipeline *p);
 
 G_END_DECLS

@@ -268,6 +268,31 @@ test_stop_drops_unrecorded(Fixture *f, gconstpointer data)
 	g_assert_cmpstr(f->written->str, ==, "");
 }
 
+/* A save asked for while a slot's worth of writes wait for slots is put
+ * off, not dropped: the end saves it, and the jobs not yet written are
+ * dropped with it. */
+static void
+test_stop_saves_what_waited_for_slots(Fixture *f, gconstpointer data)
+{
+	g_autoptr(GPtrArray) written = g_ptr_array_new_with_free_func(job_free);
+	const guint n = 2 * MG_WRITE_PIPELINE_SLOTS;
+
+	for (guint i = 0; i < n; i++) {
+		Job *j = job_new(f, (char)('a' + i % 26), NULL);
+		if (i < MG_WRITE_PIPELINE_SLOTS)
+			g_ptr_array_add(written, j); /* the writer's, the test's to free */
+		mg_write_pipeline_submit(f->p, j, FALSE);
+	}
+	mg_state_ensure_profile(f->rt.state, "changed");
+	mg_write_pipeline_save_soon(f->p);
+	g_assert_true(mg_write_pipeline_stop(f->p));
+	g_assert_true(mg_test_state_holds(f->dir, "changed"));
+	g_assert_cmpuint(f->written->len, ==, MG_WRITE_PIPELINE_SLOTS);
+	g_assert_cmpuint(f->freed, ==, n - MG_WRITE_PIPELINE_SLOTS);
+	while (mg_write_pipeline_pending(f->p) > 0)
+		mg_write_pipeline_finished(f->p);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -280,6 +305,7 @@ main(int argc, char **argv)
 	ADD("lock", test_lock);
 	ADD("back-off", test_back_off);
 	ADD("stop-drops-unrecorded", test_stop_drops_unrecorded);
+	ADD("stop-saves-what-waited-for-slots", test_stop_saves_what_waited_for_slots);
 #undef ADD
 	return g_test_run();
 }
