@@ -145,6 +145,8 @@ def strict_bus_conf(bus):
 
 
 def _exit_on_sigterm(signum, frame):
+    # (a second SIGTERM must not cut the cleanup short)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     raise SystemExit(128 + signum)
 
 
