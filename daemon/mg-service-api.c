@@ -9,11 +9,9 @@
 
 #include "mg-service-assign.h"
 #include "mg-service-decide.h"
-#include "mg-service-index.h"
 #include "mg-service-nm.h"
-#include "mg-service-notify.h"
 #include "mg-service-policy.h"
-#include "mg-service-private.h"
+#include "mg-service-core.h"
 
 #include "mg-profile-status.h"
 
@@ -108,7 +106,7 @@ mg_service_rotate_one(MgService *self, NMRemoteConnection *rc, gboolean now)
 	if ((r.actions & MG_DO_MARK_PENDING) != 0) {
 		mg_state_ensure_profile(self->rt.state, uuid)->pending = TRUE;
 		mg_write_pipeline_save_soon(self->pipeline);
-		mg_service_note_changed(self, uuid);
+		mg_change_notice_add(self->notice, uuid);
 	}
 	if ((r.actions & MG_DO_ASSIGN) != 0)
 		mg_service_assign(self, rc, device_class, policy, FALSE, "");
@@ -148,7 +146,7 @@ mg_service_rotate(MgService *self, const char *profile, gboolean now, GError **e
 				    &list, NM_CONNECTION(rc), mg_service_rotate_one(self, rc, now));
 		}
 	}
-	mg_service_rearm(self);
+	mg_wake_schedule_update_soon(self->wake);
 	return g_variant_builder_end(&list);
 }
 
@@ -165,7 +163,7 @@ mg_service_reload(MgService *self, GError **error)
 	mg_config_clear(&self->rt.config);
 	self->rt.config = fresh;
 	mg_service_policy_changed(self, NULL);
-	mg_service_schedule_publish(self);
+	mg_link_index_update_soon(self->index);
 	if (self->client != NULL && nm_client_get_nm_running(self->client))
 		mg_service_evaluate_all(self, MG_EVENT_SEEN);
 	if (self->first_contact != NULL)

@@ -13,7 +13,7 @@
 #include "mg-neighbours.h"
 #include "mg-service-update.h"
 #include "mg-service-writes.h"
-#include "mg-service-private.h"
+#include "mg-service-core.h"
 
 /* The addresses local interfaces use or were made with, and those of the
  * stations in the kernel's neighbour tables: never a candidate. */

@@ -16,9 +16,8 @@
 #include "mg-service-assign.h"
 #include "mg-service-decide.h"
 #include "mg-service-nm.h"
-#include "mg-service-notify.h"
 #include "mg-service-policy.h"
-#include "mg-service-private.h"
+#include "mg-service-core.h"
 #include "mg-paths.h"
 #include "mg-probe.h"
 #include "mg-verdict-report.h"
@@ -168,7 +167,7 @@ mg_service_report_verdict(MgService *self,
 		return mg_report_outcome_to_string(r.outcome);
 
 	mg_service_record_verdict(self, p, verdict, evidence);
-	mg_service_note_changed(self, p->uuid);
+	mg_change_notice_add(self->notice, p->uuid);
 	if (r.outcome == MG_REPORT_RECORDED) {
 		digest = mg_state_log_digest(self->rt.state, &mac);
 		g_message("profile '%s' on %s: address #%s: link check %s after %u ms: %s",

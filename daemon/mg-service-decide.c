@@ -11,13 +11,11 @@
 #include "mg-service-decide.h"
 
 #include "mg-service-assign.h"
-#include "mg-service-index.h"
 #include "mg-service-nm.h"
-#include "mg-service-notify.h"
 #include "mg-service-policy.h"
 #include "mg-service-update.h"
 #include "mg-service-writes.h"
-#include "mg-service-private.h"
+#include "mg-service-core.h"
 
 /* What quiet hours need to know about an active hotspot: the local time
  * of day and whether any client is associated. Not knowing means busy. */
@@ -130,7 +128,7 @@ mg_service_apply_state(MgService *self,
 	const char *id = nm_connection_get_id(connection);
 	MgProfileState *p = mg_state_ensure_profile(self->rt.state, uuid);
 
-	mg_service_note_changed(self, uuid);
+	mg_change_notice_add(self->notice, uuid);
 	if ((actions & MG_DO_HAND_BACK) != 0) {
 		p->user_owned = FALSE;
 		p->has_address = FALSE;
@@ -179,7 +177,9 @@ mg_service_apply_state(MgService *self,
 		p->used = TRUE;
 	if ((actions & MG_DO_MARK_PENDING) != 0)
 		p->pending = TRUE;
-	mg_service_index_check(self, connection);
+	mg_link_index_check(self->index,
+			    nm_connection_get_uuid(connection),
+			    mg_service_leaves_alone(self, connection));
 	mg_write_pipeline_save_soon(self->pipeline);
 }
 
@@ -202,7 +202,7 @@ mg_service_adopt_link(MgService *self,
 	mg_state_assign(
 	    self->rt.state, p, mac, now, mg_schedule_due_at(policy, now, jitter), self->rt.boot_id);
 	p->used = TRUE;
-	mg_service_note_changed(self, nm_connection_get_uuid(connection));
+	mg_change_notice_add(self->notice, nm_connection_get_uuid(connection));
 	digest = mg_state_log_digest(self->rt.state, mac);
 	g_message("profile '%s': first contact with address #%s from macguise's defaults; kept",
 		  nm_connection_get_id(connection),
@@ -385,35 +385,6 @@ mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 	mg_profile_record_check(record);
 }
 
-/* One timer, for the earliest instant any profile asked for: no polling.
- * An instant already past (the decision waits for something) is looked at
- * again a second from now, not in a loop. */
-static gboolean
-mg_service_rearm_now(gpointer user_data)
-{
-	MgService *self = user_data;
-	GHashTableIter iter;
-	MgProfileRecord *r;
-	gint64 earliest = G_MAXINT64;
-	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
-
-	mg_profile_records_iter_init(self->records, &iter);
-	while (g_hash_table_iter_next(&iter, NULL, (gpointer *)&r))
-		if (r->wake_at != 0)
-			earliest = MIN(earliest, r->wake_at);
-	mg_profile_records_check(self->records);
-	mg_wall_timer_arm(self->timer, earliest == G_MAXINT64 ? 0 : MAX(earliest, now + 1));
-	self->rearm_id = 0;
-	return G_SOURCE_REMOVE;
-}
-
-void
-mg_service_rearm(MgService *self)
-{
-	if (self->rearm_id == 0)
-		self->rearm_id = g_idle_add(mg_service_rearm_now, self);
-}
-
 void
 mg_service_timer_fired(gboolean clock_set, gpointer user_data)
 {
@@ -430,10 +401,10 @@ void
 mg_service_evaluate_all(MgService *self, MgEvent event)
 {
 	const GPtrArray *connections = nm_client_get_connections(self->client);
-	mg_service_schedule_publish(self);
+	mg_link_index_update_soon(self->index);
 	for (guint i = 0; connections != NULL && i < connections->len; i++)
 		mg_service_evaluate(self, g_ptr_array_index(connections, i), event);
-	mg_service_rearm(self);
+	mg_wake_schedule_update_soon(self->wake);
 }
 
 guint
@@ -460,5 +431,5 @@ mg_service_write_over(MgService *self, NMRemoteConnection *rc)
 		if (nm_object_get_client(NM_OBJECT(next)) != NULL)
 			mg_service_evaluate(self, NM_REMOTE_CONNECTION(next), MG_EVENT_TIMER);
 	}
-	mg_service_rearm(self);
+	mg_wake_schedule_update_soon(self->wake);
 }

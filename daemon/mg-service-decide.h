@@ -26,9 +26,6 @@ void mg_service_snapshot(MgService *self,
 			 MgSnapshot *snap);
 void mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event);
 void mg_service_evaluate_all(MgService *self, MgEvent event);
-/* Sets the timer again once the main loop is idle: many changes, one pass
- * over the profiles. */
-void mg_service_rearm(MgService *self);
 /* The wall-clock timer's callback (mg-wall-timer.h). */
 void mg_service_timer_fired(gboolean clock_set, gpointer user_data);
 /* A write is over (the service's write_over): @rc (if given) is decided

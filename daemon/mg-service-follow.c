@@ -8,10 +8,52 @@
 #include "mg-service-check.h"
 #include "mg-service-decide.h"
 #include "mg-service-gone.h"
-#include "mg-service-index.h"
-#include "mg-service-notify.h"
 #include "mg-service-policy.h"
-#include "mg-service-private.h"
+#include "mg-service-core.h"
+
+struct _MgFollower {
+	gboolean synced;     /* the active connections found at start are known */
+	GHashTable *removed; /* UUID -> D-Bus path libnm said went, settled once idle */
+	guint removed_id;
+	GCancellable *gone_checks; /* asking NetworkManager whether a profile libnm lacks is gone */
+	GDBusConnection *updated_bus; /* NetworkManager's profiles' "Updated" */
+	guint updated_watch;
+	GDBusConnection *resume_bus; /* logind's PrepareForSleep */
+	guint resume_watch;
+};
+
+MgFollower *
+mg_follower_new(void)
+{
+	MgFollower *f = g_new0(MgFollower, 1);
+
+	f->removed = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	f->gone_checks = g_cancellable_new();
+	return f;
+}
+
+static void
+mg_follower_unwatch(GDBusConnection **bus, guint *watch)
+{
+	if (*watch != 0)
+		g_dbus_connection_signal_unsubscribe(*bus, *watch);
+	*watch = 0;
+	g_clear_object(bus);
+}
+
+void
+mg_follower_free(MgFollower *f)
+{
+	if (f == NULL)
+		return;
+	mg_follower_unwatch(&f->resume_bus, &f->resume_watch);
+	mg_follower_unwatch(&f->updated_bus, &f->updated_watch);
+	g_cancellable_cancel(f->gone_checks);
+	g_object_unref(f->gone_checks);
+	g_clear_handle_id(&f->removed_id, g_source_remove);
+	g_hash_table_unref(f->removed);
+	g_free(f);
+}
 
 /* A device moved on (stage, address): an activation waiting for its link
  * address may be checked now. */
@@ -30,7 +72,7 @@ mg_service_device_changed(NMDevice *device, GParamSpec *pspec, gpointer user_dat
 	if (rc == NULL)
 		return;
 	mg_service_evaluate(self, rc, MG_EVENT_LINK_SET);
-	mg_service_rearm(self);
+	mg_wake_schedule_update_soon(self->wake);
 }
 
 static void
@@ -85,19 +127,19 @@ mg_service_active_changed(NMClient *client, GParamSpec *pspec, gpointer user_dat
 			continue;
 		g_free(r->active_path);
 		r->active_path = g_strdup(path);
-		mg_service_note_changed(self, uuid);
+		mg_change_notice_add(self->notice, uuid);
 		/* Those found up at start are not new activations. */
-		if (self->synced)
+		if (self->follower->synced)
 			r->unchecked = TRUE;
 		rc = nm_client_get_connection_by_uuid(self->client, uuid);
 		if (rc != NULL)
 			mg_service_evaluate(
-			    self, rc, self->synced ? MG_EVENT_ACTIVATED : MG_EVENT_SEEN);
+			    self, rc, self->follower->synced ? MG_EVENT_ACTIVATED : MG_EVENT_SEEN);
 	}
 	mg_profile_records_iter_init(self->records, &iter);
 	while (g_hash_table_iter_next(&iter, NULL, (gpointer *)&record)) {
 		if (record->active_path != NULL && !g_hash_table_contains(now, record->uuid)) {
-			mg_service_note_changed(self, record->uuid);
+			mg_change_notice_add(self->notice, record->uuid);
 			g_ptr_array_add(gone, g_strdup(record->uuid));
 			g_clear_pointer(&record->active_path, g_free);
 			record->unchecked = FALSE;
@@ -112,7 +154,7 @@ mg_service_active_changed(NMClient *client, GParamSpec *pspec, gpointer user_dat
 		else /* the activation of a profile that left: its record goes too */
 			mg_profile_records_remove(self->records, g_ptr_array_index(gone, i));
 	}
-	mg_service_rearm(self);
+	mg_wake_schedule_update_soon(self->wake);
 }
 
 /* A profile appeared or its settings changed. */
@@ -124,10 +166,12 @@ mg_service_connection_seen(MgService *self, NMRemoteConnection *rc)
 	if (uuid != NULL)
 		mg_service_policy_changed(self, uuid);
 	if (uuid != NULL && mg_profile_class(NM_CONNECTION(rc)) != MG_DEVICE_CLASS_NONE)
-		mg_service_note_changed(self, uuid);
-	mg_service_index_check(self, NM_CONNECTION(rc));
+		mg_change_notice_add(self->notice, uuid);
+	mg_link_index_check(self->index,
+			    nm_connection_get_uuid(NM_CONNECTION(rc)),
+			    mg_service_leaves_alone(self, NM_CONNECTION(rc)));
 	mg_service_evaluate(self, rc, MG_EVENT_SEEN);
-	mg_service_rearm(self);
+	mg_wake_schedule_update_soon(self->wake);
 }
 
 /* libnm's copy of the profile changed: it has fetched NetworkManager's new
@@ -183,9 +227,9 @@ mg_service_profile_updated(GDBusConnection *connection,
 static void
 mg_service_watch_updates(MgService *self)
 {
-	self->updated_bus = g_object_ref(nm_client_get_dbus_connection(self->client));
-	self->updated_watch =
-	    g_dbus_connection_signal_subscribe(self->updated_bus,
+	self->follower->updated_bus = g_object_ref(nm_client_get_dbus_connection(self->client));
+	self->follower->updated_watch =
+	    g_dbus_connection_signal_subscribe(self->follower->updated_bus,
 					       NM_DBUS_SERVICE,
 					       NM_DBUS_INTERFACE_SETTINGS_CONNECTION,
 					       "Updated",
@@ -225,8 +269,8 @@ mg_service_settle_removals(gpointer user_data)
 	GHashTableIter iter;
 	gpointer uuid, path;
 
-	self->removed_id = 0;
-	g_hash_table_iter_init(&iter, self->removed);
+	self->follower->removed_id = 0;
+	g_hash_table_iter_init(&iter, self->follower->removed);
 	while (g_hash_table_iter_next(&iter, &uuid, &path)) {
 		/* libnm may still list the object it said went; another object
 		 * with the UUID is the profile back (deleted and added again) */
@@ -257,9 +301,9 @@ mg_service_connection_removed(NMClient *client, NMRemoteConnection *rc, gpointer
 	if (!nm_client_get_nm_running(client))
 		return;
 	g_hash_table_replace(
-	    self->removed, g_strdup(uuid), g_strdup(nm_object_get_path(NM_OBJECT(rc))));
-	if (self->removed_id == 0)
-		self->removed_id = g_idle_add(mg_service_settle_removals, self);
+	    self->follower->removed, g_strdup(uuid), g_strdup(nm_object_get_path(NM_OBJECT(rc))));
+	if (self->follower->removed_id == 0)
+		self->follower->removed_id = g_idle_add(mg_service_settle_removals, self);
 }
 
 /* NetworkManager runs and has finished starting: what is up now was up
@@ -280,10 +324,10 @@ mg_service_follow_nm(MgService *self)
 		r->unchecked = FALSE;
 	}
 	self->following = TRUE;
-	self->synced = FALSE;
+	self->follower->synced = FALSE;
 	mg_service_active_changed(self->client, NULL, self);
-	self->synced = TRUE;
-	mg_service_forget_missing(self);
+	self->follower->synced = TRUE;
+	mg_service_forget_missing(self, self->follower->gone_checks);
 	mg_service_evaluate_all(self, MG_EVENT_SEEN);
 }
 
@@ -299,8 +343,7 @@ mg_service_nm_running_changed(NMClient *client, GParamSpec *pspec, gpointer user
 		g_message("NetworkManager is not running; waiting for it");
 		self->following = FALSE;
 		mg_profile_records_nm_left(self->records);
-		g_clear_handle_id(&self->rearm_id, g_source_remove);
-		mg_wall_timer_arm(self->timer, 0);
+		mg_wake_schedule_stop(self->wake);
 		return;
 	}
 	g_message("following NetworkManager %s", nm_client_get_version(client));
@@ -356,17 +399,18 @@ mg_service_resumed(GDBusConnection *connection,
 static void
 mg_service_watch_resume(MgService *self)
 {
-	self->resume_bus = g_object_ref(nm_client_get_dbus_connection(self->client));
-	self->resume_watch = g_dbus_connection_signal_subscribe(self->resume_bus,
-								"org.freedesktop.login1",
-								"org.freedesktop.login1.Manager",
-								"PrepareForSleep",
-								"/org/freedesktop/login1",
-								NULL,
-								G_DBUS_SIGNAL_FLAGS_NONE,
-								mg_service_resumed,
-								self,
-								NULL);
+	self->follower->resume_bus = g_object_ref(nm_client_get_dbus_connection(self->client));
+	self->follower->resume_watch =
+	    g_dbus_connection_signal_subscribe(self->follower->resume_bus,
+					       "org.freedesktop.login1",
+					       "org.freedesktop.login1.Manager",
+					       "PrepareForSleep",
+					       "/org/freedesktop/login1",
+					       NULL,
+					       G_DBUS_SIGNAL_FLAGS_NONE,
+					       mg_service_resumed,
+					       self,
+					       NULL);
 }
 
 void

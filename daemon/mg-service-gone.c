@@ -8,9 +8,7 @@
 
 #include "mg-service-gone.h"
 
-#include "mg-service-index.h"
-#include "mg-service-notify.h"
-#include "mg-service-private.h"
+#include "mg-service-core.h"
 
 /* A profile left NetworkManager: what macguise knew of it goes. */
 void
@@ -24,13 +22,13 @@ mg_service_forget(MgService *self, const char *uuid)
 		return;
 	if (mg_state_remove_profile(self->rt.state, uuid))
 		mg_write_pipeline_save_soon(self->pipeline);
-	mg_service_note_changed(self, uuid);
+	mg_change_notice_add(self->notice, uuid);
 	mg_profile_records_remove(self->records, uuid);
-	mg_service_schedule_publish(self);
+	mg_link_index_update_soon(self->index);
 }
 
 typedef struct {
-	MgService *self; /* not a reference: the check is cancelled when it goes */
+	MgService *self; /* not a reference: @checks is cancelled when it goes */
 	char *uuid;
 } MgGoneCheck;
 
@@ -65,7 +63,7 @@ mg_service_gone_checked(GObject *source, GAsyncResult *result, gpointer user_dat
  * keyfile removed, an in-memory profile gone with a reboot). No removal is
  * signalled for them, so without this they would be kept for ever. */
 void
-mg_service_forget_missing(MgService *self)
+mg_service_forget_missing(MgService *self, GCancellable *checks)
 {
 	g_autoptr(GPtrArray) uuids = mg_state_list_profiles(self->rt.state);
 	GHashTableIter iter;
@@ -76,8 +74,6 @@ mg_service_forget_missing(MgService *self)
 	while (g_hash_table_iter_next(&iter, NULL, (gpointer *)&r))
 		if (mg_state_get_profile(self->rt.state, r->uuid) == NULL)
 			g_ptr_array_add(uuids, r->uuid);
-	if (self->gone_checks == NULL)
-		self->gone_checks = g_cancellable_new();
 	for (guint i = 0; i < uuids->len; i++) {
 		const char *uuid = g_ptr_array_index(uuids, i);
 		MgGoneCheck *check;
@@ -96,7 +92,7 @@ mg_service_forget_missing(MgService *self)
 				       G_VARIANT_TYPE("(o)"),
 				       G_DBUS_CALL_FLAGS_NONE,
 				       -1,
-				       self->gone_checks,
+				       checks,
 				       mg_service_gone_checked,
 				       check);
 	}

@@ -10,7 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "mg-error.h"
-#include "mg-service-private.h"
+#include "mg-service-core.h"
 
 static const char *
 mg_device_permanent_mac(NMDevice *dev)

@@ -5,7 +5,7 @@
 
 #include "mg-service-policy.h"
 
-#include "mg-service-private.h"
+#include "mg-service-core.h"
 
 /* Each profile's policy, resolved once and kept until its settings or
  * macguise.conf change: not at every status request, link check or
@@ -69,4 +69,36 @@ mg_service_policy_changed(MgService *self, const char *uuid)
 	mg_profile_records_iter_init(self->records, &iter);
 	while (g_hash_table_iter_next(&iter, NULL, (gpointer *)&r))
 		r->policy_stale = TRUE;
+}
+
+gboolean
+mg_service_leaves_alone(MgService *self, NMConnection *c)
+{
+	MgDeviceClass device_class = mg_profile_class(c);
+	const MgProfileState *p = mg_state_get_profile(self->rt.state, nm_connection_get_uuid(c));
+
+	if (device_class == MG_DEVICE_CLASS_NONE || (p != NULL && p->user_owned))
+		return TRUE;
+	return mg_service_policy(self, c, device_class)->mode == MG_MODE_OFF;
+}
+
+gboolean
+mg_service_list_left_alone(gpointer user_data, GPtrArray *uuids)
+{
+	MgService *self = user_data;
+	const MgConfig *config = &self->rt.config;
+	const GPtrArray *connections;
+
+	if (config->probe_window_ms == 0 || config->probes == 0)
+		return FALSE;
+	if (self->client == NULL || !nm_client_get_nm_running(self->client))
+		return TRUE;
+	connections = nm_client_get_connections(self->client);
+	for (guint i = 0; connections != NULL && i < connections->len; i++) {
+		NMConnection *c = g_ptr_array_index(connections, i);
+		const char *uuid = nm_connection_get_uuid(c);
+		if (uuid != NULL && mg_service_leaves_alone(self, c))
+			g_ptr_array_add(uuids, (gpointer)uuid);
+	}
+	return TRUE;
 }

@@ -5,3 +5,5 @@
 #pragma once
 
 typedef struct _MgService MgService;
+/* The follower's (mg-service-follow.h), which the service's core holds. */
+typedef struct _MgFollower MgFollower;

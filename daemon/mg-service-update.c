@@ -12,7 +12,7 @@
 
 #include "mg-service-policy.h"
 #include "mg-service-writes.h"
-#include "mg-service-private.h"
+#include "mg-service-core.h"
 
 #include <stdio.h>
 

@@ -7,8 +7,7 @@
 
 #include "mg-service-writes.h"
 
-#include "mg-service-notify.h"
-#include "mg-service-private.h"
+#include "mg-service-core.h"
 
 void
 mg_write_free(MgWrite *w)
@@ -110,7 +109,7 @@ mg_service_release_succeeded(MgService *self, MgWrite *w)
 	MgProfileState *p = mg_state_get_profile(self->rt.state, w->uuid);
 
 	mg_service_write_settles(self, w);
-	mg_service_note_changed(self, w->uuid);
+	mg_change_notice_add(self->notice, w->uuid);
 	if (p != NULL) {
 		p->has_address = FALSE;
 		p->pending = FALSE;
@@ -162,7 +161,7 @@ mg_service_write_succeeded(MgService *self, MgWrite *w)
 		mg_service_release_succeeded(self, w);
 		return;
 	}
-	mg_service_note_changed(self, w->uuid);
+	mg_change_notice_add(self->notice, w->uuid);
 	mg_service_write_settles(self, w);
 	if (!w->assign) {
 		g_message("profile '%s': address #%s written again", w->id, digest);

@@ -5,18 +5,16 @@
 
 #include "mg-service.h"
 
-#include <glib/gstdio.h>
-
-#include "mg-link-check-index-write.h"
 #include "mg-nm-leases.h"
 #include "mg-profile-lock.h"
 
 #include "mg-service-check.h"
 #include "mg-service-decide.h"
 #include "mg-service-follow.h"
+#include "mg-service-policy.h"
 #include "mg-service-update.h"
 #include "mg-service-writes.h"
-#include "mg-service-private.h"
+#include "mg-service-core.h"
 
 G_DEFINE_TYPE(MgService, mg_service, G_TYPE_OBJECT)
 
@@ -29,36 +27,17 @@ mg_service_finalize(GObject *object)
 	MgService *self = MG_SERVICE(object);
 
 	g_clear_pointer(&self->pipeline, mg_write_pipeline_free);
-	g_clear_pointer(&self->timer, mg_wall_timer_free);
-	if (self->resume_watch != 0)
-		g_dbus_connection_signal_unsubscribe(self->resume_bus, self->resume_watch);
-	g_clear_object(&self->resume_bus);
-	if (self->updated_watch != 0)
-		g_dbus_connection_signal_unsubscribe(self->updated_bus, self->updated_watch);
-	g_clear_object(&self->updated_bus);
-	g_clear_handle_id(&self->rearm_id, g_source_remove);
-	g_clear_handle_id(&self->publish_id, g_source_remove);
-	g_clear_handle_id(&self->changed_id, g_source_remove);
-	g_clear_pointer(&self->changed, g_hash_table_unref);
+	g_clear_pointer(&self->follower, mg_follower_free);
+	g_clear_pointer(&self->wake, mg_wake_schedule_free);
+	g_clear_pointer(&self->index, mg_link_index_free);
+	g_clear_pointer(&self->notice, mg_change_notice_free);
 	mg_policy_clear(&self->policy_off);
-	if (self->runtime_dir != NULL) {
-		/* A stale index would outlive us: the hook then asks over D-Bus. */
-		g_autofree char *index =
-		    g_build_filename(self->runtime_dir, MG_LINK_CHECK_INDEX_FILE, NULL);
-		(void)g_unlink(index);
-	}
-	if (self->gone_checks != NULL)
-		g_cancellable_cancel(self->gone_checks);
-	g_clear_object(&self->gone_checks);
 	g_clear_object(&self->client);
 	g_clear_pointer(&self->records, mg_profile_records_free);
-	g_clear_handle_id(&self->removed_id, g_source_remove);
-	g_clear_pointer(&self->removed, g_hash_table_unref);
 	/* before the runtime: it draws from its catalogue */
 	g_clear_pointer(&self->first_contact, mg_first_contact_keeper_free);
 	mg_runtime_clear(&self->rt);
 	g_free(self->config_path);
-	g_free(self->runtime_dir);
 	g_free(self->nm_state_dir);
 	G_OBJECT_CLASS(mg_service_parent_class)->finalize(object);
 }
@@ -81,12 +60,18 @@ mg_service_class_init(MgServiceClass *klass)
 }
 
 static void
+mg_service_tell_changed(const char *const *uuids, gpointer owner)
+{
+	g_signal_emit(owner, mg_service_signals[SIGNAL_PROFILES_CHANGED], 0, uuids);
+}
+
+static void
 mg_service_init(MgService *self)
 {
-	self->changed = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	self->records = mg_profile_records_new(mg_service_watch_free);
+	self->follower = mg_follower_new();
+	self->notice = mg_change_notice_new(mg_service_tell_changed, self);
 	self->write_over = mg_service_write_over;
-	self->removed = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	mg_policy_init_default(&self->policy_off);
 	self->policy_off.mode = MG_MODE_OFF;
 }
@@ -150,8 +135,8 @@ mg_service_new(const char *state_dir,
 
 	if (!mg_runtime_init(&self->rt, state_dir, config_path, error))
 		return NULL;
-	self->timer = mg_wall_timer_new(mg_service_timer_fired, self, error);
-	if (self->timer == NULL)
+	self->wake = mg_wake_schedule_new(self->records, mg_service_timer_fired, self, error);
+	if (self->wake == NULL)
 		return NULL;
 	profile_lock = mg_profile_lock_open(state_dir, &local);
 	if (profile_lock < 0)
@@ -159,7 +144,8 @@ mg_service_new(const char *state_dir,
 	self->pipeline =
 	    mg_write_pipeline_new(&self->rt, profile_lock, &mg_service_pipeline_ops, self);
 	self->config_path = g_strdup(config_path);
-	self->runtime_dir = g_strdup(runtime_dir);
+	self->index =
+	    mg_link_index_new(runtime_dir, self->records, mg_service_list_left_alone, self);
 	self->nm_state_dir = g_strdup(MG_NM_DEFAULT_STATE_DIR);
 	return g_steal_pointer(&self);
 }

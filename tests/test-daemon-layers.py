@@ -2,13 +2,20 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """macguised's files depend on one another one way: no circle among the
 daemon's modules (a .c file with its header), read from their #include
-lines, and no private header that every one of them includes. Prints TAP."""
+lines; no private header that every one of them includes; and the parts
+that keep state of their own know nothing of the service whose core they
+serve. Prints TAP."""
 import os
 import re
 import sys
 
 DAEMON = os.path.join(os.environ["MG_SOURCE_ROOT"], "daemon")
 INCLUDE = re.compile(r'^#include "([^"]+)\.h"', re.M)
+# The objects with state of their own that the service wires together
+# (mg-service-core.h): each is given what it needs, and includes nothing of
+# the service's.
+PARTS = ["mg-profile-record", "mg-write-pipeline", "mg-state-saver", "mg-wake-schedule",
+         "mg-link-index", "mg-change-notice", "mg-first-contact-keeper"]
 
 
 def modules():
@@ -50,6 +57,23 @@ def a_circle(deps):
     return None
 
 
+def reaches(deps, start):
+    """Every module @start includes, directly or not."""
+    seen, todo = set(), [start]
+    while todo:
+        for d in deps.get(todo.pop(), ()):
+            if d not in seen:
+                seen.add(d)
+                todo.append(d)
+    return seen
+
+
+def service_aware(deps):
+    """The parts that include any of the service's own files."""
+    return [p for p in PARTS
+            if p not in deps or any(d.startswith("mg-service") for d in reaches(deps, p))]
+
+
 def main():
     deps = modules()
     tests = []
@@ -62,11 +86,19 @@ def main():
               and all(h in deps[s] for s in sources if s != h)]
     tests.append(("no header of the daemon's own is included by every file", not shared,
                   ", ".join(shared)))
-    # The check can fail: a circle planted in a copy is found.
+    aware = service_aware(deps)
+    tests.append(("the parts with state of their own include nothing of the service's",
+                  not aware, ", ".join(aware)))
+    # The checks can fail: a circle planted in a copy is found, and so is a
+    # part made to include the service's core.
     planted = {k: set(v) for k, v in deps.items()}
     planted.setdefault("mg-profile-record", set()).add("mg-service-decide")
     planted.setdefault("mg-service-decide", set()).add("mg-profile-record")
     tests.append(("a planted circle is found", a_circle(planted) is not None, ""))
+    planted = {k: set(v) for k, v in deps.items()}
+    planted["mg-link-index"].add("mg-service-core")
+    tests.append(("a part planted to include the core is found",
+                  "mg-link-index" in service_aware(planted), ""))
     print(f"1..{len(tests)}")
     ok = True
     for i, (name, passed, detail) in enumerate(tests, 1):
