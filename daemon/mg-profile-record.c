@@ -105,6 +105,7 @@ mg_profile_records_remove(MgProfileRecords *records, const char *uuid)
 	if (r->in_flight) {
 		mg_profile_record_empty(records, r);
 		r->leaving = TRUE;
+		r->departures++;
 		return;
 	}
 	/* (its queue entry, if any, finds no record and is dropped) */
@@ -207,8 +208,11 @@ mg_profile_records_nm_left(MgProfileRecords *records)
 		g_clear_pointer(&r->active_path, g_free);
 		r->unchecked = FALSE;
 		mg_profile_records_set_watch(records, r, NULL);
-		/* its successor fetches every profile afresh */
+		/* its successor fetches every profile afresh, and decides
+		 * every one, those that waited for room too */
 		r->unsettled = FALSE;
+		r->settling = FALSE;
+		g_clear_object(&r->deferred);
 		r->policy_stale = TRUE;
 	}
 }

@@ -37,6 +37,9 @@ typedef struct {
 			       with mg_profile_records_set_in_flight() */
 	gboolean leaving;   /* the profile left while its write was under way:
 			       freed when the write lands */
+	guint departures;   /* the times it left with a write under way:
+			       that write's end is not the profile's if it
+			       came back (the same UUID added again) */
 	gboolean unsettled; /* NetworkManager changed it; libnm's copy lags */
 	gboolean settling;  /* a write returned that libnm's copy does not show */
 	MgMac settling_mac; /* what that write gave (all zero: released) */

@@ -7,14 +7,13 @@
 
 #include "mg-error.h"
 #include "mg-harden.h"
+#include "mg-write-check.h"
 
 #include "mg-service-update.h"
 
 #include "mg-service-policy.h"
 #include "mg-service-writes.h"
 #include "mg-service-core.h"
-
-#include <stdio.h>
 
 /* One profile write, in three steps: the profile lock, so that the macguise
  * command does not write the profile at the same time (mg-profile-lock.h);
@@ -115,19 +114,16 @@ mg_service_set_keys(NMConnection *copy, const MgWrite *w)
 }
 
 /* The profile changed since the decision: nothing is written. The decision
- * is made again on the new copy, now if libnm has it, else when libnm's
- * copy changes; a new address it was to get stays due (pending), so the
- * rotation is not lost. */
+ * is made again on the new copy (@verdict: now or once libnm has it); a new
+ * address it was to get stays due (pending), so the rotation is not lost. */
 static void
-mg_service_write_stale(MgService *self, MgWrite *w, NMRemoteConnection *rc, const char *current)
+mg_service_write_stale(MgService *self, MgWrite *w, NMRemoteConnection *rc, MgWriteVerdict verdict)
 {
-	g_autofree char *known = mg_profile_basis(NM_CONNECTION(rc));
-
 	g_debug("profile '%s': changed since the decision to write it; deciding again", w->id);
 	mg_service_write_ended(self, w);
 	mg_service_write_superseded(self, w);
 	mg_service_write_still_due(self, w);
-	self->write_over(self, g_str_equal(known, current) ? rc : NULL);
+	self->write_over(self, verdict == MG_WRITE_DECIDE_NOW ? rc : NULL);
 	mg_write_free(w);
 }
 
@@ -160,6 +156,27 @@ mg_service_write_needless(MgService *self, MgWrite *w)
 	mg_write_free(w);
 }
 
+/* NetworkManager left before the write could start: nothing is written and
+ * nothing failed. (A call without NetworkManager's bus name goes to the bus
+ * itself, which knows no such method: the write would count as failed and
+ * the profile back off.) The profile is decided again when NetworkManager
+ * is back (mg-service-follow.c). */
+static gboolean
+mg_service_update_nm_away(MgWrite *w)
+{
+	MgService *self = w->self;
+
+	if (nm_client_get_dbus_name_owner(self->client) != NULL)
+		return FALSE;
+	g_message("profile '%s': NetworkManager is away; written once it is back", w->id);
+	mg_service_write_ended(self, w);
+	mg_service_write_superseded(self, w);
+	mg_service_write_still_due(self, w);
+	self->write_over(self, NULL);
+	mg_write_free(w);
+	return TRUE;
+}
+
 /* Update2's arguments: the VersionId the copy was read at, if any. */
 static GVariant *
 mg_service_update_args(const MgWrite *w)
@@ -180,10 +197,16 @@ mg_service_update_with(MgWrite *w, NMRemoteConnection *rc, NMConnection *current
 {
 	MgService *self = w->self;
 	g_autofree char *basis = mg_profile_basis(current);
+	/* (libnm's copy matters only to a copy that changed) */
+	g_autofree char *known =
+	    g_str_equal(basis, w->basis) ? NULL : mg_profile_basis(NM_CONNECTION(rc));
+	MgWriteVerdict verdict = mg_write_check_copy(w->basis, basis, known);
 	gboolean unmarked;
 
-	if (!g_str_equal(basis, w->basis)) {
-		mg_service_write_stale(self, w, rc, basis);
+	if (mg_service_update_nm_away(w))
+		return;
+	if (verdict != MG_WRITE_GO) {
+		mg_service_write_stale(self, w, rc, verdict);
 		return;
 	}
 	/* (a stale mark's removal counts as a change: mg_service_set_keys
@@ -216,8 +239,7 @@ mg_service_update_read(GObject *source, GAsyncResult *result, gpointer user_data
 	    g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, &error);
 	g_autoptr(GVariant) settings = NULL;
 	g_autoptr(NMConnection) current = NULL;
-	NMRemoteConnection *rc =
-	    w->rc != NULL && nm_object_get_client(NM_OBJECT(w->rc)) != NULL ? w->rc : NULL;
+	NMRemoteConnection *rc = mg_write_known_copy(w);
 
 	if (ret != NULL) {
 		g_variant_get(ret, "(@a{sa{sv}})", &settings);
@@ -248,6 +270,8 @@ mg_service_update_fetch(MgWrite *w)
 {
 	NMClient *client = w->self->client;
 
+	if (mg_service_update_nm_away(w))
+		return;
 	g_dbus_connection_call(nm_client_get_dbus_connection(client),
 			       nm_client_get_dbus_name_owner(client),
 			       mg_write_path(w),
@@ -285,14 +309,13 @@ static void
 mg_service_update_synced(GObject *source, GAsyncResult *result, gpointer user_data)
 {
 	MgWrite *w = user_data;
-	NMRemoteConnection *rc = w->rc;
+	NMRemoteConnection *rc = mg_write_known_copy(w);
 	/* (whatever the answer: only its place among the messages counts) */
 	GVariant *answer = g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, NULL);
 
 	g_clear_pointer(&answer, g_variant_unref);
-
-	if (rc != NULL && nm_object_get_client(NM_OBJECT(rc)) != NULL &&
-	    !mg_service_write_unsettled(w)) {
+	if (mg_write_read_after_round_trip(rc != NULL, mg_service_write_unsettled(w)) ==
+	    MG_WRITE_READ_LIBNM_COPY) {
 		g_autoptr(NMConnection) current = nm_simple_connection_new_clone(NM_CONNECTION(rc));
 		mg_service_update_with(w, rc, current);
 		return;
@@ -300,72 +323,61 @@ mg_service_update_synced(GObject *source, GAsyncResult *result, gpointer user_da
 	mg_service_update_fetch(w);
 }
 
-/* Whether NetworkManager's Update2 takes a VersionId (1.44 and later). */
-static gboolean
-mg_service_nm_checks_versions(MgService *self)
-{
-	const char *version = nm_client_get_version(self->client);
-	guint major = 0, minor = 0;
-
-	return version != NULL && sscanf(version, "%u.%u", &major, &minor) == 2 &&
-	       (major > 1 || (major == 1 && minor >= 44));
-}
-
-/* NetworkManager's current copy of the profile (under the lock). Where
- * Update2 takes a VersionId: its VersionId, then the copy, both read from
- * NetworkManager. Else libnm's copy, unless NetworkManager changed the
- * profile since libnm last fetched it (mg_service_profile_updated), as of a
- * round trip to NetworkManager made now; then read from NetworkManager.
- * (Reading every profile before each write costs NetworkManager a fifth
- * more work per write; reading its Version costs it next to nothing.) */
-void
-mg_service_update(MgWrite *w)
+/* A property of NetworkManager's or of the profile's, read for @done. */
+static void
+mg_service_update_get(
+    MgWrite *w, const char *path, const char *iface, const char *name, GAsyncReadyCallback done)
 {
 	NMClient *client = w->self->client;
-	NMRemoteConnection *rc = w->rc;
 
-	w->version_id = 0;
-	if (rc != NULL && nm_object_get_client(NM_OBJECT(rc)) != NULL &&
-	    mg_service_nm_checks_versions(w->self)) {
-		g_dbus_connection_call(
-		    nm_client_get_dbus_connection(client),
-		    nm_client_get_dbus_name_owner(client),
-		    mg_write_path(w),
-		    "org.freedesktop.DBus.Properties",
-		    "Get",
-		    g_variant_new("(ss)", NM_DBUS_INTERFACE_SETTINGS_CONNECTION, "VersionId"),
-		    G_VARIANT_TYPE("(v)"),
-		    G_DBUS_CALL_FLAGS_NONE,
-		    -1,
-		    NULL,
-		    mg_service_update_read_version,
-		    w);
-		return;
-	}
-	if (rc == NULL || nm_object_get_client(NM_OBJECT(rc)) == NULL) {
-		mg_service_update_fetch(w);
-		return;
-	}
-	/* A change NetworkManager made before it answers this is announced
-	 * before the answer: by then the profile is in the unsettled set if
-	 * libnm's copy lags. Without the round trip, a change macguised had
-	 * not read yet (a busy or slow macguised; the macguise command's
-	 * write just before, under the same lock) would be undone. A property
-	 * read, which NetworkManager answers in turn with the writes queued
-	 * before it; not Peer.Ping, which GDBus answers at once from its own
-	 * thread, ahead of them. */
 	g_dbus_connection_call(nm_client_get_dbus_connection(client),
 			       nm_client_get_dbus_name_owner(client),
-			       NM_DBUS_PATH,
+			       path,
 			       "org.freedesktop.DBus.Properties",
 			       "Get",
-			       g_variant_new("(ss)", NM_DBUS_INTERFACE, "Version"),
+			       g_variant_new("(ss)", iface, name),
 			       G_VARIANT_TYPE("(v)"),
 			       G_DBUS_CALL_FLAGS_NONE,
 			       -1,
 			       NULL,
-			       mg_service_update_synced,
+			       done,
 			       w);
+}
+
+/* NetworkManager's current copy of the profile (under the lock), as
+ * mg-write-check.h decides. The round trip: a change NetworkManager made
+ * before it answers is announced before the answer, so by then the profile
+ * is in the unsettled set if libnm's copy lags. Without it, a change
+ * macguised had not read yet (a busy or slow macguised; the macguise
+ * command's write just before, under the same lock) would be undone. A
+ * property read, which NetworkManager answers in turn with the writes
+ * queued before it; not Peer.Ping, which GDBus answers at once from its
+ * own thread, ahead of them. */
+void
+mg_service_update(MgWrite *w)
+{
+	NMRemoteConnection *rc = mg_write_known_copy(w);
+
+	w->version_id = 0;
+	if (mg_service_update_nm_away(w))
+		return;
+	switch (mg_write_read_first(nm_client_get_version(w->self->client), rc != NULL)) {
+	case MG_WRITE_READ_VERSION:
+		mg_service_update_get(w,
+				      mg_write_path(w),
+				      NM_DBUS_INTERFACE_SETTINGS_CONNECTION,
+				      "VersionId",
+				      mg_service_update_read_version);
+		return;
+	case MG_WRITE_READ_ROUND_TRIP:
+		mg_service_update_get(
+		    w, NM_DBUS_PATH, NM_DBUS_INTERFACE, "Version", mg_service_update_synced);
+		return;
+	case MG_WRITE_READ_COPY:
+	case MG_WRITE_READ_LIBNM_COPY:
+		mg_service_update_fetch(w);
+		return;
+	}
 }
 
 void
@@ -375,11 +387,13 @@ mg_service_write_prepare(MgService *self,
 			 gboolean new_stable_id,
 			 MgWrite *w)
 {
+	MgProfileRecord *r = mg_profile_records_ensure(self->records, w->uuid);
+
 	w->device_class = device_class;
 	w->new_stable_id = new_stable_id;
 	w->basis = mg_profile_basis(connection);
-	mg_profile_records_set_in_flight(
-	    self->records, mg_profile_records_ensure(self->records, w->uuid), TRUE);
+	w->departures = r->departures;
+	mg_profile_records_set_in_flight(self->records, r, TRUE);
 }
 
 /* Starts writing @w's address into the profile (and a new stable-id epoch

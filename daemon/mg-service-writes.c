@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "mg-nm-leases.h"
+#include "mg-write-check.h"
 
 #include "mg-service-writes.h"
 
@@ -19,6 +20,17 @@ mg_write_free(MgWrite *w)
 	g_free(w->basis);
 	g_free(w->hardened);
 	g_free(w);
+}
+
+/* @w's profile's record; NULL if the profile left since @w was decided
+ * (one added again with the same UUID meanwhile is another profile, whose
+ * record @w's end must not touch). */
+static MgProfileRecord *
+mg_service_write_record(MgService *self, const MgWrite *w)
+{
+	MgProfileRecord *r = mg_profile_records_get(self->records, w->uuid);
+
+	return r != NULL && r->departures == w->departures ? r : NULL;
 }
 
 /* @w's write is no longer under way. */
@@ -40,7 +52,7 @@ mg_service_write_ended(MgService *self, MgWrite *w)
 void
 mg_service_write_superseded(MgService *self, MgWrite *w)
 {
-	MgProfileRecord *r = mg_profile_records_get(self->records, w->uuid);
+	MgProfileRecord *r = mg_service_write_record(self, w);
 
 	if (r == NULL)
 		return;
@@ -69,7 +81,7 @@ mg_nm_is_version_mismatch(const GError *error)
 void
 mg_service_write_failed(MgService *self, MgWrite *w, const GError *error)
 {
-	MgProfileRecord *r = mg_profile_records_get(self->records, w->uuid);
+	MgProfileRecord *r = mg_service_write_record(self, w);
 	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
 
 	if (r == NULL)
@@ -123,7 +135,7 @@ mg_service_release_succeeded(MgService *self, MgWrite *w)
 static void
 mg_service_write_settles(MgService *self, MgWrite *w)
 {
-	MgProfileRecord *r = mg_profile_records_get(self->records, w->uuid);
+	MgProfileRecord *r = mg_service_write_record(self, w);
 
 	if (r == NULL)
 		return;
@@ -142,7 +154,7 @@ mg_service_write_succeeded(MgService *self, MgWrite *w)
 
 	/* (the profile left meanwhile: the state keeps nothing of it; the
 	 * address stays in the history) */
-	if (mg_profile_records_get(self->records, w->uuid) == NULL)
+	if (mg_service_write_record(self, w) == NULL)
 		return;
 	p = mg_state_ensure_profile(self->rt.state, w->uuid);
 	replaces = p->has_address;
@@ -152,7 +164,7 @@ mg_service_write_succeeded(MgService *self, MgWrite *w)
 	if (w->unmark)
 		g_message("profile '%s': the mark of its earlier macguise address removed", w->id);
 	if (w->harden_only) {
-		MgProfileRecord *r = mg_profile_records_get(self->records, w->uuid);
+		MgProfileRecord *r = mg_service_write_record(self, w);
 		if (r != NULL)
 			mg_profile_record_write_ok(r);
 		return;
@@ -265,7 +277,7 @@ mg_service_write_unrecorded(gpointer owner, gpointer job)
 {
 	MgService *self = owner;
 	MgWrite *w = job;
-	MgProfileRecord *r = mg_profile_records_get(self->records, w->uuid);
+	MgProfileRecord *r = mg_service_write_record(self, w);
 
 	g_warning("profile '%s': keeps its address until a new one can be recorded "
 		  "in the state; trying again later",
@@ -278,15 +290,21 @@ mg_service_write_unrecorded(gpointer owner, gpointer job)
 void
 mg_service_write_still_due(MgService *self, MgWrite *w)
 {
-	if (w->assign && mg_profile_records_get(self->records, w->uuid) != NULL)
+	if (w->assign && mg_service_write_record(self, w) != NULL)
 		mg_state_ensure_profile(self->rt.state, w->uuid)->pending = TRUE;
+}
+
+NMRemoteConnection *
+mg_write_known_copy(const MgWrite *w)
+{
+	return w->rc != NULL && nm_object_get_client(NM_OBJECT(w->rc)) != NULL ? w->rc : NULL;
 }
 
 /* Whether NetworkManager changed @w's profile since libnm last fetched it. */
 gboolean
 mg_service_write_unsettled(const MgWrite *w)
 {
-	const MgProfileRecord *r = mg_profile_records_get(w->self->records, w->uuid);
+	const MgProfileRecord *r = mg_service_write_record(w->self, w);
 
 	return r != NULL && r->unsettled;
 }
@@ -297,15 +315,14 @@ mg_service_write_unsettled(const MgWrite *w)
 static void
 mg_service_write_mismatched(MgService *self, MgWrite *w)
 {
-	NMRemoteConnection *rc =
-	    w->rc != NULL && nm_object_get_client(NM_OBJECT(w->rc)) != NULL ? w->rc : NULL;
-	gboolean fetched = rc != NULL && !mg_service_write_unsettled(w);
+	NMRemoteConnection *rc = mg_write_known_copy(w);
+	MgWriteVerdict verdict = mg_write_after_refusal(rc != NULL, mg_service_write_unsettled(w));
 
 	g_message("profile '%s': changed by another program as macguise wrote it; nothing "
 		  "undone, deciding again",
 		  w->id);
 	mg_service_write_superseded(self, w);
 	mg_service_write_still_due(self, w);
-	self->write_over(self, fetched ? rc : NULL);
+	self->write_over(self, verdict == MG_WRITE_DECIDE_NOW ? rc : NULL);
 	mg_write_free(w);
 }

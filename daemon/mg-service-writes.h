@@ -30,6 +30,7 @@ typedef struct {
 	gboolean new_stable_id;
 	char *basis;        /* mg_profile_basis() of the copy the write was decided on */
 	guint64 version_id; /* the VersionId the copy written was read at (0: none) */
+	guint departures;   /* its profile record's, at the decision */
 } MgWrite;
 
 MgWrite *mg_write_new(MgService *self, NMConnection *connection, const MgMac *mac);
@@ -50,6 +51,8 @@ void mg_service_write_failed(MgService *self, MgWrite *w, const GError *error);
 void mg_service_write_still_due(MgService *self, MgWrite *w);
 /* The pipeline's ops->unrecorded (mg-write-pipeline.h). */
 void mg_service_write_unrecorded(gpointer owner, gpointer job);
+/* @w's profile as libnm still lists it; NULL: it left. */
+NMRemoteConnection *mg_write_known_copy(const MgWrite *w);
 /* Whether NetworkManager changed @w's profile since libnm last fetched it. */
 gboolean mg_service_write_unsettled(const MgWrite *w);
 

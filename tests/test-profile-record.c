@@ -61,6 +61,7 @@ test_leaving_waits_for_its_write(void)
 {
 	g_autoptr(MgProfileRecords) t = mg_profile_records_new(count_watch_free);
 	MgProfileRecord *a = mg_profile_records_ensure(t, "a");
+	guint departures;
 
 	watches_freed = 0;
 	mg_profile_records_set_watch(t, a, GUINT_TO_POINTER(1));
@@ -77,13 +78,16 @@ test_leaving_waits_for_its_write(void)
 	g_assert_null(mg_profile_records_get(t, "a"));
 	g_assert_cmpuint(mg_profile_records_in_flight(t), ==, 0);
 
-	/* back before its write landed: the write still counts */
+	/* back before its write landed: the write still counts, and is told
+	 * apart from the profile's own (it left since) */
 	a = mg_profile_records_ensure(t, "a");
 	mg_profile_records_set_in_flight(t, a, TRUE);
+	departures = a->departures;
 	mg_profile_records_remove(t, "a");
 	g_assert_true(mg_profile_records_ensure(t, "a") == a);
 	g_assert_false(a->leaving);
 	g_assert_true(a->in_flight);
+	g_assert_cmpuint(a->departures, !=, departures);
 	mg_profile_records_landed(t, "a");
 	g_assert_true(mg_profile_records_get(t, "a") == a);
 	g_assert_cmpuint(mg_profile_records_in_flight(t), ==, 0);
@@ -115,6 +119,7 @@ static void
 test_nm_leaving_ends_activations(void)
 {
 	g_autoptr(MgProfileRecords) t = mg_profile_records_new(count_watch_free);
+	g_autoptr(GObject) waiting = g_object_new(G_TYPE_OBJECT, NULL);
 	MgProfileRecord *a = mg_profile_records_ensure(t, "a");
 
 	watches_freed = 0;
@@ -124,11 +129,17 @@ test_nm_leaving_ends_activations(void)
 	a->policy_stale = FALSE;
 	a->failures = 2;
 	a->retry_at = 100;
+	a->settling = TRUE;
 	mg_profile_records_set_watch(t, a, GUINT_TO_POINTER(1));
+	mg_profile_records_defer(t, a, waiting);
 	mg_profile_records_nm_left(t);
 	g_assert_null(a->active_path);
 	g_assert_false(a->unchecked);
 	g_assert_false(a->unsettled);
+	/* its copies were the old NetworkManager's: the new one's are decided */
+	g_assert_false(a->settling);
+	g_assert_null(a->deferred);
+	g_assert_null(mg_profile_records_next_deferred(t));
 	g_assert_true(a->policy_stale);
 	g_assert_cmpuint(watches_freed, ==, 1);
 	/* what it learned of its writes stays: the back-off goes on */

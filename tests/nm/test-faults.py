@@ -5,10 +5,11 @@ killed with SIGKILL at random points during rotations, 100 times (the state
 always loads, every profile holds a plausible address that was its old or
 its new one, no address is handed out twice, the history loses nothing);
 NetworkManager killed during an activation and restarted (macguised and the
-hook carry on); the state directory full, then read-only (a clear error, the
+hook carry on); a write whose turn comes while NetworkManager is away; the state directory full, then read-only (a clear error, the
 old state intact, macguised keeps serving and retries by itself); a disk
 that holds a save inside its fsync (the link check still gets its answer,
 and the address that save records reaches NetworkManager only after it)."""
+import fcntl
 import glob
 import json
 import os
@@ -187,6 +188,34 @@ def networkmanager_killed_during_an_activation_and_restarted():
                 lambda: check().get("verdict") == "clean" and check().get("at") != checked)
     assert NM.link_mac() == NM.cloned("e1")
     NM.nmcli("connection", "down", "e1")
+
+
+@mgtap.test
+def a_write_whose_turn_comes_while_networkmanager_is_away_waits_for_it():
+    """A write that gets its turn while NetworkManager is away (the macguise
+    command held the profile lock until then) is sent to nobody: it neither
+    waits out a D-Bus timeout holding its slot nor counts as failed, and
+    the NetworkManager that comes back gets the address recorded for it."""
+    log = os.path.join(NM.dir, "macguised.log")
+    with open(os.path.join(STATE, "profiles.lock"), "a+") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        before = history()[1]
+        NM.add_ethernet("away")
+        NM.wait_for("its address recorded", lambda: len(history()[1]) > len(before))
+        recorded = history()[1] - before
+        seen = len(NM.log_text("macguised"))
+        NM.end("nm")
+        NM.wait_for("macguised to see NetworkManager leave", lambda:
+                    "NetworkManager is not running" in NM.log_text("macguised")[seen:])
+    # The lock is free: the write's turn comes, with NetworkManager away.
+    NM.wait_for("the write put off", lambda: "profile 'away': NetworkManager is away" in
+                NM.log_text("macguised")[seen:])
+    NM.start_nm()
+    mac = NM.wait_cloned("away")
+    key, _ = history()
+    assert {digest(key, mac)} == recorded, "the address written is not the one recorded"
+    assert "cannot write its address" not in NM.log_text("macguised")[seen:], \
+        NM.log_text("macguised")[seen:]
 
 
 @mgtap.test
