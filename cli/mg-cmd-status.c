@@ -145,13 +145,20 @@ mg_status_profile_json(MgCliState *st, NMClient *client, NMRemoteConnection *rc)
 		p = &none;
 	mg_profile_policy_full(
 	    &st->config, mg_cli_catalogue(NULL), c, device_class, &policy, problems);
+	/* What macguised applies, where it says: its macguise.conf may be older
+	 * than the file (edited, not reloaded). Whether the profile is managed,
+	 * its draw and its next rotation follow from that, as the mode shown. */
 	if (applied != NULL) {
-		mode = g_strdup(applied->mode);
-		rotate = g_strdup(applied->rotate);
-	} else {
-		mode = mg_policy_get(&policy, "mode");
-		rotate = mg_policy_get(&policy, "rotate");
+		/* (a value this command does not know is shown as said) */
+		if (!mg_policy_set(&policy, "mode", applied->mode, NULL))
+			mode = g_strdup(applied->mode);
+		if (!mg_policy_set(&policy, "rotate", applied->rotate, NULL))
+			rotate = g_strdup(applied->rotate);
 	}
+	if (mode == NULL)
+		mode = mg_policy_get(&policy, "mode");
+	if (rotate == NULL)
+		rotate = mg_policy_get(&policy, "rotate");
 	managed = policy.mode != MG_MODE_OFF && !p->user_owned;
 	/* The state speaks of the address the profile has now only. */
 	ours = is_mac && p->has_address && mg_mac_equal(&mac, &p->address);
