@@ -9,6 +9,7 @@
 
 #include "mg-cli.h"
 #include "mg-generator.h"
+#include "mg-vendors-mixes.h"
 
 static guint
 mg_vendor_count_entries(const MgVendor *v, MgDeviceClass device_class)
@@ -178,7 +179,8 @@ mg_cmd_vendors(int argc, char **argv)
 		"vendors",
 		NULL,
 		_("List the vendor catalogue per device class: each vendor's share of the\n"
-		  "draw, how that share was derived, and the rule on block ages."),
+		  "draw, how that share was derived, the chip families whose cards carry\n"
+		  "their module makers' blocks, and the rule on block ages."),
 		entries,
 		&argc,
 		&argv))
@@ -202,14 +204,17 @@ mg_cmd_vendors(int argc, char **argv)
 				json_array_add_element(arr, mg_vendor_json(v, shown, vendors));
 		}
 		json_object_set_array_member(o, "vendors", arr);
+		json_object_set_member(o, "chip_families", mg_vendors_mixes_json(cat, shown));
 		json_object_set_member(o, "age_rule", mg_age_rule_json(now));
 		json_node_take_object(root, o);
 		mg_cli_print_json(root);
 		return MG_EXIT_OK;
 	}
 	for (guint c = 0; c < MG_DEVICE_CLASS_COUNT; c++) {
-		if ((mg_device_classes[c] & shown) != 0)
-			mg_vendors_print_class(vendors, mg_device_classes[c]);
+		if ((mg_device_classes[c] & shown) == 0)
+			continue;
+		mg_vendors_print_class(vendors, mg_device_classes[c]);
+		mg_vendors_print_mixes(cat, mg_device_classes[c]);
 	}
 	mg_vendors_print_age_rule(now);
 	return MG_EXIT_OK;

@@ -257,6 +257,30 @@ def vendors_lists_weights_and_sources():
     assert "dell" not in {v["id"] for v in wifi}
 
 
+@mgtap.test
+def vendors_lists_each_chip_familys_makers_with_their_evidence():
+    p = run("vendors", "--class", "wifi")
+    assert p.returncode == 0, p.stderr
+    assert "Chip families of class wifi" in p.stdout and "drivers: iwlwifi" in p.stdout, p.stdout
+    assert "Chip families of class ethernet" not in p.stdout
+    everything = json_of("vendors", "--json")
+    vendor_ids = {v["id"] for v in everything["vendors"]}
+    families = everything["chip_families"]
+    assert {"iwlwifi", "rtw89", "r8169"} <= {f["id"] for f in families}, families
+    for f in families:
+        assert f["class"] in ("wifi", "ethernet") and f["drivers"] and f["products"], f
+        assert abs(sum(w["share"] for w in f["weights"]) - 1.0) < 1e-9, f["id"]
+        for w in f["weights"]:
+            assert w["vendor"] in vendor_ids and w["weight"] > 0 and w["source"], (f["id"], w)
+    intel = next(f for f in families if f["id"] == "iwlwifi")
+    assert [w["vendor"] for w in intel["weights"]] == ["intel"], intel
+    # a Realtek radio carries its module makers' blocks, never the chip maker's
+    rtw89 = next(f for f in families if f["id"] == "rtw89")
+    assert "realtek" not in {w["vendor"] for w in rtw89["weights"]}, rtw89
+    ethernet = json_of("vendors", "--json", "--class", "ethernet")["chip_families"]
+    assert ethernet and all(f["class"] == "ethernet" for f in ethernet), ethernet
+
+
 def defaults_env(conf_dir):
     # no system bus: macguised is not there to be told
     return dict(os.environ, CONFIGURATION_DIRECTORY=conf_dir,
