@@ -7,14 +7,20 @@ namespace, where the host-side end has 10.89.9.1 and the browser runs.
 
 The test process runs in network and mount namespaces of its own
 (test-freedombox.py enters them first): they, the overlay and the cable go
-when its processes end. Everything started here is ended by its pid."""
+when its processes end. Everything started here is ended by its pid, and
+told to the test process's reaper (tests/nm/reaper.py) first, which powers
+the container off (SIGTERM to nspawn; SIGKILL to it and to the container's
+systemd if that takes more than its grace), unmounts the overlay and removes
+the directory if the test process dies before its cleanup is done."""
 import os
 import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nm"))
+from reaper import reaper  # noqa: E402
 
 # the container's address on its cable, and the test's end of it
 ADDRESS, PEER = "10.89.9.2", "10.89.9.1"
@@ -58,7 +64,7 @@ class Container:
         self.tree, self.binds = tree, binds
         self.machine = f"mgf{os.getpid() % 100000}"
         self.host_end = f"ve-{self.machine}"
-        self.dir = tempfile.mkdtemp(prefix="mg-fbxboot-")
+        self.dir = reaper().mkdtemp("mg-fbxboot-")
         self.nspawn = None
         self.leader = None  # the container's systemd
 
@@ -71,11 +77,10 @@ class Container:
            f"lowerdir={self.tree},upperdir={self.dir}/upper,workdir={self.dir}/work", root)
         log = open(os.path.join(self.dir, "console.log"), "a")
         binds = [f"--bind-ro={host}:{inside}" for host, inside in self.binds.items()]
-        self.nspawn = subprocess.Popen(
+        self.nspawn = reaper().spawn(
             ["systemd-nspawn", "-D", root, "--register=no", "--keep-unit", "--boot",
              "--network-veth", "-M", self.machine, *binds],
-            stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-            start_new_session=True)
+            stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
         log.close()
         # (/sys is the machine's, of its network namespace: ask ip)
         self.wait_for(f"{self.host_end} here", lambda: subprocess.run(
@@ -100,6 +105,9 @@ class Container:
 
     def find_leader(self):
         self.leader = container_systemd(self.nspawn.pid)
+        if self.leader is not None:
+            # SIGKILL only: the reaper's SIGTERM to nspawn powers it off
+            reaper().pid(int(self.leader), term=False)
         return self.leader is not None
 
     def stop(self):
@@ -129,6 +137,10 @@ class Container:
                             pass
                     self.nspawn.kill()
                     self.nspawn.wait(timeout=20)
+        if self.nspawn is not None and self.nspawn.poll() is not None:
+            reaper().forget("pid", self.nspawn.pid)
+            if self.leader is not None:
+                reaper().forget("pid", int(self.leader))
         subprocess.run(["umount", "--lazy", os.path.join(self.dir, "root")], capture_output=True)
         if keep:
             shutil.copytree(self.dir, os.path.join(keep, os.path.basename(self.dir)),
@@ -136,6 +148,8 @@ class Container:
                             ignore=lambda d, names: [n for n in names if d == self.dir and
                                                      n in ("upper", "work", "root")])
         shutil.rmtree(self.dir, ignore_errors=True)
+        if not os.path.exists(self.dir):
+            reaper().forget("dir", self.dir)
 
     def wait_for(self, what, predicate, timeout=30.0):
         """A bound on a stall, not on speed."""

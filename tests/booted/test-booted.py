@@ -19,7 +19,8 @@ each host-side end is moved into a peer network namespace of the test's own,
 where dnsmasq serves DHCP and router advertisements on host0's cable and a
 packet socket (tests/nm/peer.py frames) records every frame each card sends.
 Everything started is ended by its pid, on SIGTERM too: the container is
-powered off and waited for, the peer namespace deleted. Prints TAP."""
+powered off and waited for, the peer namespace deleted; what a SIGKILL cuts
+short, the test's reaper (tests/nm/reaper.py) finishes. Prints TAP."""
 import glob
 import hashlib
 import json
@@ -29,13 +30,14 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
+sys.path.insert(0, os.path.join(HERE, "..", "nm"))
 import mgtap  # noqa: E402
 from fbxcontainer import container_systemd, manager_listens  # noqa: E402
+from reaper import reaper  # noqa: E402
 
 PEER_PY = os.path.join(HERE, "..", "nm", "peer.py")
 TREE, DEBS = sys.argv[1], os.path.abspath(sys.argv[2])
@@ -72,7 +74,7 @@ class Booted:
         self.host_ends = {"host0": f"ve-{self.machine}", "eth1": f"mgb{tag}x1",
                           "eth2": f"mgb{tag}x2"}
         self.peer = f"mg-booted-peer-{tag}"
-        self.dir = tempfile.mkdtemp(prefix="mg-booted-")
+        self.dir = reaper().mkdtemp("mg-booted-")
         self.procs = []  # (name, Popen), ended in reverse order
         self.nspawn = None
         self.leader = None  # the container's systemd, PID 1 inside
@@ -82,7 +84,11 @@ class Booted:
 
     # -- life cycle ----------------------------------------------------------
     def start(self):
-        sh("ip", "netns", "add", self.peer)
+        reaper().netns(self.peer)  # told before it exists
+        add = sh("ip", "netns", "add", self.peer, check=False)
+        if add.returncode != 0:  # (a name taken is not ours to delete)
+            reaper().forget("netns", self.peer)
+            raise RuntimeError(f"ip netns add {self.peer}: {add.stderr.strip()}")
         self.peer_made = True
         sh("ip", "netns", "exec", self.peer, "ip", "link", "set", "lo", "up")
         # The tree is the lower layer of an overlay whose upper layer is the
@@ -110,14 +116,13 @@ class Booted:
         binds += [f"--bind-ro={OLD}:{OLD_INSIDE}"] if OLD else []
         root = os.path.join(self.dir, "root")
         overlay = (f"lowerdir={self.tree},upperdir={self.dir}/upper,workdir={self.dir}/work")
-        self.nspawn = subprocess.Popen(
+        self.nspawn = reaper().spawn(
             ["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c",
              'mount -t overlay overlay -o "$1" "$2" && shift 2 && exec "$@"', "boot",
              overlay, root,
              "systemd-nspawn", "-D", root, "--register=no",
              "--keep-unit", "--boot", "--network-veth", *extra, "-M", self.machine, *binds],
-            stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-            start_new_session=True)
+            stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
         log.close()
         self.leader = None
         # The host-side ends appear in the machine's namespace: each goes
@@ -150,6 +155,7 @@ class Booted:
         the cables that were."""
         self.inside("systemctl", "poweroff", check=False, timeout=30)
         self.nspawn.wait(timeout=60)
+        self.forget_container()
         self.end_procs()  # the captures and routers of the links that went
         self.leader = None
         if while_off is not None:
@@ -161,7 +167,16 @@ class Booted:
     def find_leader(self):
         """The container's systemd: the nspawn process's child."""
         self.leader = container_systemd(self.nspawn.pid)
+        if self.leader is not None:
+            # SIGKILL only: the reaper's SIGTERM to nspawn powers it off
+            reaper().pid(int(self.leader), term=False)
         return self.leader is not None
+
+    def forget_container(self):
+        """The container has powered off: nothing for the reaper."""
+        reaper().forget("pid", self.nspawn.pid)
+        if self.leader is not None:
+            reaper().forget("pid", int(self.leader))
 
     def stop(self):
         keep = os.environ.get("MG_KEEP_DIR")
@@ -188,9 +203,12 @@ class Booted:
                             pass
                     self.nspawn.kill()
                     self.nspawn.wait(timeout=20)
+        if self.nspawn is not None and self.nspawn.poll() is not None:
+            self.forget_container()
         self.end_procs()
         if self.peer_made:
             subprocess.run(["ip", "netns", "del", self.peer], capture_output=True)
+            reaper().forget("netns", self.peer)
             self.peer_made = False
         if keep and os.path.isdir(self.dir):
             # not the overlay's layers (whiteouts, links into the tree)
@@ -199,6 +217,8 @@ class Booted:
                             ignore=lambda d, names: [n for n in names if d == self.dir and
                                                      n in ("upper", "work", "root")])
         shutil.rmtree(self.dir, ignore_errors=True)
+        if not os.path.exists(self.dir):
+            reaper().forget("dir", self.dir)
 
     def end_procs(self):
         for name, p in reversed(self.procs):
@@ -209,12 +229,12 @@ class Booted:
                 except subprocess.TimeoutExpired:
                     p.kill()
                     p.wait(timeout=10)
+            reaper().forget("pid", p.pid)
         self.procs.clear()
 
     def spawn(self, name, *cmd):
         log = open(os.path.join(self.dir, name + ".log"), "a")
-        p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log,
-                             stderr=subprocess.STDOUT, start_new_session=True)
+        p = reaper().spawn(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
         log.close()
         self.procs.append((name, p))
         return p

@@ -28,7 +28,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -44,6 +43,7 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, os.path.join(HERE, "..", "nm"))
 import mgtap  # noqa: E402
 from nmnetns import NmNetns  # noqa: E402
+from reaper import reaper  # noqa: E402
 from fbxdeb import freedombox_deb  # noqa: E402
 from fbxinstall import AppPackage  # noqa: E402
 import fbxweb  # noqa: E402
@@ -86,7 +86,7 @@ def start_plinth(nm):
 
 NM = fbxweb.NM = NmNetns(managed=("veth0",))
 fbxweb.SHOTS = SHOTS
-TOP = tempfile.mkdtemp(prefix="mg-plinth-")
+TOP = reaper().mkdtemp("mg-plinth-")
 DRIVER = None
 
 
@@ -122,6 +122,8 @@ def tear_down():
     for mount in ("/run", "/var", "/usr", "/etc"):
         subprocess.run(["umount", "--lazy", mount], capture_output=True)
     shutil.rmtree(TOP, ignore_errors=True)
+    if not os.path.exists(TOP):
+        reaper().forget("dir", TOP)
 
 
 def cli_json(*args):

@@ -6,7 +6,10 @@ Namespace "nm" holds NetworkManager and veth0; namespace "peer" holds the
 other end, veth1. A private system bus, udevd and NetworkManager run with
 every path inside a temporary directory. Everything started is ended by its
 own pid, and both namespaces are deleted, on failure too. Nothing outside the
-namespaces and the temporary directory is touched.
+namespaces and the temporary directory is touched. Each of them is told to
+the test process's reaper (reaper.py) before it exists, which ends and
+deletes what is left of them if the test process dies before its cleanup
+is done (a timeout's SIGKILL, kill -9).
 """
 import json
 import os
@@ -14,9 +17,9 @@ import re
 import shutil
 import signal
 import subprocess
-import sys
-import tempfile
 import time
+
+from reaper import reaper
 
 DBUS_CONF = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -171,7 +174,7 @@ class NmNetns:
         tag = f"{os.getpid()}-{time.monotonic_ns() % 100000}"
         self.ns = f"mg-nm-{tag}"
         self.peer = f"mg-peer-{tag}"
-        self.dir = tempfile.mkdtemp(prefix="mg-nm-")
+        self.dir = reaper().mkdtemp("mg-nm-")
         self.bus = os.path.join(self.dir, "bus")
         # NetworkManager's /var/lib/NetworkManager (its DHCP leases), bound
         # there in its own mount namespace
@@ -203,8 +206,7 @@ class NmNetns:
         log = open(os.path.join(self.dir, name + ".log"), "a")
         self.logs.append(log)
         full = (["ip", "netns", "exec", ns] if ns else []) + list(cmd)
-        p = subprocess.Popen(full, env=env or self.env, stdout=log, stderr=subprocess.STDOUT,
-                             start_new_session=True)
+        p = reaper().spawn(full, env=env or self.env, stdout=log, stderr=subprocess.STDOUT)
         self.pids.append((name, p))
         return p
 
@@ -240,7 +242,9 @@ class NmNetns:
     def start(self):
         # A timeout's SIGTERM ends the test through its `finally`, which
         # ends what it started by pid and deletes its namespaces; the default
-        # action would leave NetworkManager, D-Bus and udevd running.
+        # action would leave NetworkManager, D-Bus and udevd running. What
+        # the SIGKILL that follows (half a second later) cuts short, the
+        # reaper finishes.
         if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
             signal.signal(signal.SIGTERM, _exit_on_sigterm)
         try:
@@ -252,8 +256,13 @@ class NmNetns:
 
     def _start(self):
         for ns in (self.ns, self.peer):
-            self.run("ip", "netns", "add", ns)
+            reaper().netns(ns)  # told before it exists
             self.namespaces.append(ns)
+            add = self.run("ip", "netns", "add", ns, check=False)
+            if add.returncode != 0:  # (a name taken is not ours to delete)
+                self.namespaces.remove(ns)
+                reaper().forget("netns", ns)
+                raise RuntimeError(f"ip netns add {ns}: {add.stderr.strip()}")
         self.run("ip", "link", "add", "veth0", "netns", self.ns, "type", "veth",
                  "peer", "name", "veth1", "netns", self.peer)
         self.run("ip", "link", "set", "lo", "up", ns=self.peer)
@@ -325,6 +334,7 @@ class NmNetns:
                 if p.poll() is None:
                     p.send_signal(sig)
                     p.wait(timeout=20)
+                reaper().forget("pid", p.pid)
                 del self.pids[i]
                 return
         raise KeyError(name)
@@ -397,12 +407,14 @@ class NmNetns:
                 except subprocess.TimeoutExpired:
                     p.kill()
                     p.wait(timeout=10)
+            reaper().forget("pid", p.pid)
         self.pids.clear()
         for log in self.logs:
             log.close()
         self.logs.clear()
         for ns in reversed(self.namespaces):
             subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+            reaper().forget("netns", ns)
         self.namespaces.clear()
         # In a sanitizer build, what a daemon or the hook reported must not
         # go unseen just because the behaviour under test held.
@@ -428,6 +440,8 @@ class NmNetns:
                                                      if not os.path.isfile(os.path.join(d, n))
                                                      and not os.path.isdir(os.path.join(d, n))])
         shutil.rmtree(self.dir, ignore_errors=True)
+        if not os.path.exists(self.dir):
+            reaper().forget("dir", self.dir)
         if reports:
             raise RuntimeError("sanitizer or memcheck reports:\n" + "\n".join(reports[:40]))
 
@@ -601,67 +615,3 @@ class NmNetns:
                    "ipv4.method", "manual", "ipv4.addresses", "10.77.0.2/24",
                    "ipv6.method", "disabled", "connection.autoconnect", "no", *settings)
 
-
-class SwitchedTwin:
-    """A Linux host with @mac behind a switch: the peer's end of the cable
-    becomes a port of a bridge (a switch), and the twin, in a namespace of
-    its own on another port, keeps its link up whatever ours does: no
-    carrier change wakes it when ours comes up. It has an IPv4 address and
-    the EUI-64 link-local address its kernel makes, and says nothing until
-    it is asked to (each of its link-up messages goes out before ours is
-    up)."""
-    def __init__(self, nm, mac):
-        self.nm = nm
-        self.ns = nm.peer + "-twin"
-        self.mac = mac
-
-    def __enter__(self):
-        try:
-            return self._enter()
-        except BaseException:
-            self.__exit__()  # a with statement does not, when entering fails
-            raise
-
-    def _enter(self):
-        peer = lambda *cmd: self.nm.run(*cmd, ns=self.nm.peer)  # noqa: E731
-        self.nm.run("ip", "netns", "add", self.ns)
-        peer("ip", "addr", "flush", "dev", "veth1")
-        peer("ip", "link", "add", "br0", "type", "bridge", "stp_state", "0", "forward_delay", "0")
-        peer("ip", "link", "set", "veth1", "master", "br0")
-        peer("ip", "link", "add", "twinp", "type", "veth", "peer", "name", "twin0", "netns",
-             self.ns)
-        peer("ip", "link", "set", "twinp", "master", "br0")
-        peer("ip", "addr", "add", "10.77.0.1/24", "dev", "br0")
-        for dev in ("br0", "twinp", "veth1"):
-            peer("ip", "link", "set", dev, "up")
-        twin = lambda *cmd: self.nm.run(*cmd, ns=self.ns)  # noqa: E731
-        twin("ip", "link", "set", "twin0", "address", self.mac)
-        # a host that has been up a while: its link-up burst (router
-        # solicitations every 4 s, unsolicited MLD reports) is over
-        twin("sysctl", "-q", "net.ipv6.conf.twin0.router_solicitations=0",
-             "net.ipv6.conf.twin0.mldv2_unsolicited_report_interval=1",
-             "net.ipv6.conf.twin0.mldv1_unsolicited_report_interval=1")
-        twin("ip", "addr", "add", "10.77.0.5/24", "dev", "twin0")
-        twin("ip", "link", "set", "twin0", "up")
-        self.nm.wait_for("the twin's link-local address to leave tentative state",
-                         lambda: "fe80" in twin("ip", "-6", "addr", "show", "dev", "twin0").stdout
-                         and "tentative" not in twin("ip", "-6", "addr", "show", "dev",
-                                                     "twin0").stdout)
-        return self
-
-    def speaks(self):
-        """Everyday traffic: a datagram to a neighbour that has gone, so
-        its kernel asks everyone with ARP requests, one a second
-        (mcast_probes)."""
-        self.nm.run(sys.executable, "-c", "import socket; socket.socket(socket.AF_INET, "
-                    "socket.SOCK_DGRAM).sendto(b'x', ('10.77.0.99', 9))", ns=self.ns)
-
-    def __exit__(self, *exc):
-        # the pair goes at once (a namespace's devices go when the kernel
-        # gets round to it)
-        self.nm.run("ip", "link", "del", "twinp", ns=self.nm.peer, check=False)
-        self.nm.run("ip", "netns", "del", self.ns, check=False)
-        self.nm.run("ip", "link", "del", "br0", ns=self.nm.peer, check=False)
-        self.nm.run("ip", "addr", "add", "10.77.0.1/24", "dev", "veth1", ns=self.nm.peer,
-                    check=False)
-        return False

@@ -19,7 +19,8 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 import mgtap  # noqa: E402
-from nmnetns import NmNetns, SwitchedTwin, catalogue_lookup, history_entries, history_entry  # noqa: E402
+from nmnetns import NmNetns, catalogue_lookup, history_entries, history_entry  # noqa: E402
+from twin import SwitchedTwin  # noqa: E402
 
 MACGUISED, HOOK, CLI, FLOOD = sys.argv[1:5]
 PEER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "peer.py")

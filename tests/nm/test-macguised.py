@@ -12,13 +12,13 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 import mgtap  # noqa: E402
 from nmnetns import NmNetns, catalogue_lookup, history_entries, history_entry  # noqa: E402
+from reaper import reaper  # noqa: E402
 
 MACGUISED, CLI, NEIGHBOURS_DUMP, STATIONS_DUMP = sys.argv[1:5]
 MAC_RE = re.compile(r"^[0-9a-f]{2}(:[0-9a-f]{2}){5}$")
@@ -307,7 +307,7 @@ def a_clone_gets_an_address_of_its_own():
 def boot_step_with_read_only_state():
     """macguised --boot with a copy of the state on a read-only tmpfs of
     the test's own, unmounted after."""
-    ro = tempfile.mkdtemp(prefix="mg-ro-state-")
+    ro = reaper().mkdtemp("mg-ro-state-")  # (the reaper unmounts it too)
     subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m,mode=0700", "mg-ro-state", ro],
                    check=True)
     try:
@@ -324,6 +324,7 @@ def boot_step_with_read_only_state():
         NM.use_macguise_dirs()
         subprocess.run(["umount", ro], check=True)
         os.rmdir(ro)
+        reaper().forget("dir", ro)
 
 
 @mgtap.test
