@@ -21,25 +21,27 @@ mg_mix_total(const MgDriverMix *mix)
 	return total;
 }
 
+/* (indented deeper than a vendor's row, which the bash completion reads
+ * vendor ids from) */
 static void
 mg_vendors_print_mix(const MgDriverMix *mix)
 {
 	guint64 total = mg_mix_total(mix);
 	g_autofree char *drivers = g_strjoinv(" ", mix->match);
 
-	g_print("  %-12s %s\n", mix->id, mix->products);
+	g_print("    %-12s %s\n", mix->id, mix->products);
 	/* TRANSLATORS: %s lists driver names, as NetworkManager reports them */
-	g_print(_("      drivers: %s\n"), drivers);
+	g_print(_("        drivers: %s\n"), drivers);
 	for (guint i = 0; i < mix->weights->len; i++) {
 		const MgDriverWeight *w = g_ptr_array_index(mix->weights, i);
-		g_print("      %-12s %6.2f%%\n",
+		g_print("        %-12s %6.2f%%\n",
 			w->vendor->id,
 			total > 0 ? 100.0 * w->weight / (double)total : 0.0);
-		g_print("          %s\n", w->source);
+		g_print("            %s\n", w->source);
 	}
 	for (guint i = 0; i < mix->notes->len; i++)
 		/* TRANSLATORS: %s says what evidence was left out of the mix, and why */
-		g_print(_("      note: %s\n"), (const char *)g_ptr_array_index(mix->notes, i));
+		g_print(_("        note: %s\n"), (const char *)g_ptr_array_index(mix->notes, i));
 }
 
 void
