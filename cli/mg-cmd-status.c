@@ -122,6 +122,39 @@ mg_status_draw_json(NMClient *client,
 	return o;
 }
 
+/* @c's policy into @policy, with the mode and rotation shown. Where
+ * macguised says what it applies, its mode and rotation: its macguise.conf
+ * may be older than the file (edited, not reloaded); whether the profile is
+ * managed, its next rotation and which of its class's mixes its draw takes
+ * follow from them as from the mode shown. (The vendors and class keys,
+ * which macguised does not say, are the file's.) */
+static void
+mg_status_policy(MgCliState *st,
+		 NMConnection *c,
+		 MgDeviceClass device_class,
+		 MgPolicy *policy,
+		 GPtrArray *problems,
+		 char **mode,
+		 char **rotate)
+{
+	const MgAppliedPolicy *applied =
+	    g_hash_table_lookup(st->applied, nm_connection_get_uuid(c));
+
+	mg_profile_policy_full(
+	    &st->config, mg_cli_catalogue(NULL), c, device_class, policy, problems);
+	if (applied != NULL) {
+		/* (a value this command does not know is shown as said) */
+		if (!mg_policy_set(policy, "mode", applied->mode, NULL))
+			*mode = g_strdup(applied->mode);
+		if (!mg_policy_set(policy, "rotate", applied->rotate, NULL))
+			*rotate = g_strdup(applied->rotate);
+	}
+	if (*mode == NULL)
+		*mode = mg_policy_get(policy, "mode");
+	if (*rotate == NULL)
+		*rotate = mg_policy_get(policy, "rotate");
+}
+
 static JsonObject *
 mg_status_profile_json(MgCliState *st, NMClient *client, NMRemoteConnection *rc)
 {
@@ -129,7 +162,6 @@ mg_status_profile_json(MgCliState *st, NMClient *client, NMRemoteConnection *rc)
 	const char *uuid = nm_connection_get_uuid(c);
 	MgDeviceClass device_class = mg_profile_class(c);
 	const char *cloned = mg_profile_cloned_mac(c, device_class);
-	const MgAppliedPolicy *applied = g_hash_table_lookup(st->applied, uuid);
 	g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
 	MgProfileState none = { 0 };
 	const MgProfileState *p = mg_state_get_profile(st->state, uuid);
@@ -143,22 +175,7 @@ mg_status_profile_json(MgCliState *st, NMClient *client, NMRemoteConnection *rc)
 
 	if (p == NULL)
 		p = &none;
-	mg_profile_policy_full(
-	    &st->config, mg_cli_catalogue(NULL), c, device_class, &policy, problems);
-	/* What macguised applies, where it says: its macguise.conf may be older
-	 * than the file (edited, not reloaded). Whether the profile is managed,
-	 * its draw and its next rotation follow from that, as the mode shown. */
-	if (applied != NULL) {
-		/* (a value this command does not know is shown as said) */
-		if (!mg_policy_set(&policy, "mode", applied->mode, NULL))
-			mode = g_strdup(applied->mode);
-		if (!mg_policy_set(&policy, "rotate", applied->rotate, NULL))
-			rotate = g_strdup(applied->rotate);
-	}
-	if (mode == NULL)
-		mode = mg_policy_get(&policy, "mode");
-	if (rotate == NULL)
-		rotate = mg_policy_get(&policy, "rotate");
+	mg_status_policy(st, c, device_class, &policy, problems, &mode, &rotate);
 	managed = policy.mode != MG_MODE_OFF && !p->user_owned;
 	/* The state speaks of the address the profile has now only. */
 	ours = is_mac && p->has_address && mg_mac_equal(&mac, &p->address);

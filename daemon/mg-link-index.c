@@ -60,6 +60,8 @@ mg_link_index_mark_listed(MgLinkIndex *index, GPtrArray *listed)
 		r->published = FALSE;
 	for (guint i = 0; i < listed->len; i++) {
 		const char *uuid = g_ptr_array_index(listed, i);
+		/* (not ensure() alone: it would take a record left behind by a
+		 * profile that left for the profile back) */
 		MgProfileRecord *entry = mg_profile_records_get(index->records, uuid);
 		if (entry == NULL)
 			entry = mg_profile_records_ensure(index->records, uuid);

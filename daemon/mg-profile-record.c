@@ -62,6 +62,14 @@ mg_profile_records_get(MgProfileRecords *records, const char *uuid)
 }
 
 MgProfileRecord *
+mg_profile_records_get_since(MgProfileRecords *records, const char *uuid, guint departures)
+{
+	MgProfileRecord *r = mg_profile_records_get(records, uuid);
+
+	return r != NULL && r->departures == departures ? r : NULL;
+}
+
+MgProfileRecord *
 mg_profile_records_ensure(MgProfileRecords *records, const char *uuid)
 {
 	MgProfileRecord *r = g_hash_table_lookup(records->by_uuid, uuid);
@@ -215,6 +223,7 @@ mg_profile_records_nm_left(MgProfileRecords *records)
 		g_clear_object(&r->deferred);
 		r->policy_stale = TRUE;
 	}
+	g_queue_clear_full(&records->deferred, g_free);
 }
 
 gboolean

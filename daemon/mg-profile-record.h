@@ -64,6 +64,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(MgProfileRecords, mg_profile_records_free)
 
 /* The record of @uuid, or NULL. */
 MgProfileRecord *mg_profile_records_get(MgProfileRecords *records, const char *uuid);
+/* @uuid's record, if the profile has not left since its record counted
+ * @departures (a write decided then is over: its end is not a profile's
+ * added again with the same UUID meanwhile); else NULL. */
+MgProfileRecord *
+mg_profile_records_get_since(MgProfileRecords *records, const char *uuid, guint departures);
 /* The record of @uuid, made if there is none. */
 MgProfileRecord *mg_profile_records_ensure(MgProfileRecords *records, const char *uuid);
 /* The profile left NetworkManager: its record goes, whole. */

@@ -75,9 +75,11 @@ gboolean
 mg_service_leaves_alone(MgService *self, NMConnection *c)
 {
 	MgDeviceClass device_class = mg_profile_class(c);
-	const MgProfileState *p = mg_state_get_profile(self->rt.state, nm_connection_get_uuid(c));
+	const char *uuid = nm_connection_get_uuid(c);
+	const MgProfileState *p = uuid != NULL ? mg_state_get_profile(self->rt.state, uuid) : NULL;
 
-	if (device_class == MG_DEVICE_CLASS_NONE || (p != NULL && p->user_owned))
+	/* (a profile without a UUID is off: mg_service_policy) */
+	if (uuid == NULL || device_class == MG_DEVICE_CLASS_NONE || (p != NULL && p->user_owned))
 		return TRUE;
 	return mg_service_policy(self, c, device_class)->mode == MG_MODE_OFF;
 }

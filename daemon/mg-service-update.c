@@ -156,27 +156,6 @@ mg_service_write_needless(MgService *self, MgWrite *w)
 	mg_write_free(w);
 }
 
-/* NetworkManager left before the write could start: nothing is written and
- * nothing failed. (A call without NetworkManager's bus name goes to the bus
- * itself, which knows no such method: the write would count as failed and
- * the profile back off.) The profile is decided again when NetworkManager
- * is back (mg-service-follow.c). */
-static gboolean
-mg_service_update_nm_away(MgWrite *w)
-{
-	MgService *self = w->self;
-
-	if (nm_client_get_dbus_name_owner(self->client) != NULL)
-		return FALSE;
-	g_message("profile '%s': NetworkManager is away; written once it is back", w->id);
-	mg_service_write_ended(self, w);
-	mg_service_write_superseded(self, w);
-	mg_service_write_still_due(self, w);
-	self->write_over(self, NULL);
-	mg_write_free(w);
-	return TRUE;
-}
-
 /* Update2's arguments: the VersionId the copy was read at, if any. */
 static GVariant *
 mg_service_update_args(const MgWrite *w)
@@ -203,7 +182,7 @@ mg_service_update_with(MgWrite *w, NMRemoteConnection *rc, NMConnection *current
 	MgWriteVerdict verdict = mg_write_check_copy(w->basis, basis, known);
 	gboolean unmarked;
 
-	if (mg_service_update_nm_away(w))
+	if (mg_service_write_put_off(w))
 		return;
 	if (verdict != MG_WRITE_GO) {
 		mg_service_write_stale(self, w, rc, verdict);
@@ -246,6 +225,9 @@ mg_service_update_read(GObject *source, GAsyncResult *result, gpointer user_data
 		current = nm_simple_connection_new_from_dbus(settings, &error);
 	}
 	if (current == NULL || rc == NULL) {
+		/* (NetworkManager left while it was read) */
+		if (mg_service_write_put_off(w))
+			return;
 		if (error == NULL)
 			error = g_error_new_literal(
 			    MG_ERROR, MG_ERROR_NOT_FOUND, _("the profile is gone"));
@@ -270,7 +252,7 @@ mg_service_update_fetch(MgWrite *w)
 {
 	NMClient *client = w->self->client;
 
-	if (mg_service_update_nm_away(w))
+	if (mg_service_write_put_off(w))
 		return;
 	g_dbus_connection_call(nm_client_get_dbus_connection(client),
 			       nm_client_get_dbus_name_owner(client),
@@ -359,7 +341,7 @@ mg_service_update(MgWrite *w)
 	NMRemoteConnection *rc = mg_write_known_copy(w);
 
 	w->version_id = 0;
-	if (mg_service_update_nm_away(w))
+	if (mg_service_write_put_off(w))
 		return;
 	switch (mg_write_read_first(nm_client_get_version(w->self->client), rc != NULL)) {
 	case MG_WRITE_READ_VERSION:

@@ -28,9 +28,7 @@ mg_write_free(MgWrite *w)
 static MgProfileRecord *
 mg_service_write_record(MgService *self, const MgWrite *w)
 {
-	MgProfileRecord *r = mg_profile_records_get(self->records, w->uuid);
-
-	return r != NULL && r->departures == w->departures ? r : NULL;
+	return mg_profile_records_get_since(self->records, w->uuid, w->departures);
 }
 
 /* @w's write is no longer under way. */
@@ -150,11 +148,12 @@ mg_service_write_succeeded(MgService *self, MgWrite *w)
 	MgProfileState *p;
 	g_autofree char *digest = mg_state_log_digest(self->rt.state, &w->mac);
 	g_autofree char *text = mg_mac_to_string(&w->mac);
+	MgProfileRecord *r = mg_service_write_record(self, w);
 	gboolean replaces;
 
 	/* (the profile left meanwhile: the state keeps nothing of it; the
 	 * address stays in the history) */
-	if (mg_service_write_record(self, w) == NULL)
+	if (r == NULL)
 		return;
 	p = mg_state_ensure_profile(self->rt.state, w->uuid);
 	replaces = p->has_address;
@@ -164,9 +163,7 @@ mg_service_write_succeeded(MgService *self, MgWrite *w)
 	if (w->unmark)
 		g_message("profile '%s': the mark of its earlier macguise address removed", w->id);
 	if (w->harden_only) {
-		MgProfileRecord *r = mg_service_write_record(self, w);
-		if (r != NULL)
-			mg_profile_record_write_ok(r);
+		mg_profile_record_write_ok(r);
 		return;
 	}
 	if (w->release) {
@@ -242,6 +239,8 @@ mg_service_write_done(GObject *source, GAsyncResult *result, gpointer user_data)
 	g_autoptr(GVariant) ret =
 	    nm_remote_connection_update2_finish(NM_REMOTE_CONNECTION(source), result, &error);
 
+	if (ret == NULL && mg_service_write_put_off(w))
+		return;
 	mg_service_write_ended(self, w);
 	if (ret == NULL && mg_nm_is_version_mismatch(error)) {
 		mg_service_write_mismatched(self, w);
@@ -251,10 +250,28 @@ mg_service_write_done(GObject *source, GAsyncResult *result, gpointer user_data)
 		mg_service_write_failed(self, w, error);
 	} else {
 		mg_service_write_succeeded(self, w);
-		mg_service_reactivate_now(self, NM_REMOTE_CONNECTION(source), w->uuid);
+		/* (not a profile added again with the UUID meanwhile) */
+		if (mg_service_write_record(self, w) != NULL)
+			mg_service_reactivate_now(self, NM_REMOTE_CONNECTION(source), w->uuid);
 	}
 	self->write_over(self, NM_REMOTE_CONNECTION(source));
 	mg_write_free(w);
+}
+
+gboolean
+mg_service_write_put_off(MgWrite *w)
+{
+	MgService *self = w->self;
+
+	if (nm_client_get_dbus_name_owner(self->client) != NULL)
+		return FALSE;
+	g_message("profile '%s': NetworkManager is away; written once it is back", w->id);
+	mg_service_write_ended(self, w);
+	mg_service_write_superseded(self, w);
+	mg_service_write_still_due(self, w);
+	self->write_over(self, NULL);
+	mg_write_free(w);
+	return TRUE;
 }
 
 MgWrite *

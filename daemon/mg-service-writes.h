@@ -49,6 +49,13 @@ void mg_service_write_failed(MgService *self, MgWrite *w, const GError *error);
 /* A write of a new address that did not happen: its rotation stays due
  * (pending), unless the profile left. */
 void mg_service_write_still_due(MgService *self, MgWrite *w);
+/* NetworkManager is away (its bus name has no owner): @w is over, nothing
+ * written and nothing failed (a call without the name goes to the bus
+ * itself, which knows no such method; a reply lost as it left is no
+ * failure of the profile's either). Its new address stays due; the profile
+ * is decided again when NetworkManager is back (mg-service-follow.c). FALSE,
+ * @w untouched, while NetworkManager is there. */
+gboolean mg_service_write_put_off(MgWrite *w);
 /* The pipeline's ops->unrecorded (mg-write-pipeline.h). */
 void mg_service_write_unrecorded(gpointer owner, gpointer job);
 /* @w's profile as libnm still lists it; NULL: it left. */

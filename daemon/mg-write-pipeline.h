@@ -38,7 +38,9 @@ G_BEGIN_DECLS
 
 typedef struct {
 	/* Writes @job: it has a slot and the lock. Its end, however it ends,
-	 * is told with mg_write_pipeline_finished(). */
+	 * is told with mg_write_pipeline_finished(), from within this call
+	 * too (a write with nothing to do ends at once): the pipeline then
+	 * gives the freed slot to the next job before this call returns. */
 	void (*write)(gpointer owner, gpointer job);
 	/* @job's new address could not be recorded: it is not written, and
 	 * is freed after. */

@@ -88,6 +88,10 @@ test_leaving_waits_for_its_write(void)
 	g_assert_false(a->leaving);
 	g_assert_true(a->in_flight);
 	g_assert_cmpuint(a->departures, !=, departures);
+	/* the write's end finds no record of its own: the profile back is
+	 * another; what the profile decides from now on finds it */
+	g_assert_null(mg_profile_records_get_since(t, "a", departures));
+	g_assert_true(mg_profile_records_get_since(t, "a", a->departures) == a);
 	mg_profile_records_landed(t, "a");
 	g_assert_true(mg_profile_records_get(t, "a") == a);
 	g_assert_cmpuint(mg_profile_records_in_flight(t), ==, 0);
@@ -120,6 +124,9 @@ test_nm_leaving_ends_activations(void)
 {
 	g_autoptr(MgProfileRecords) t = mg_profile_records_new(count_watch_free);
 	g_autoptr(GObject) waiting = g_object_new(G_TYPE_OBJECT, NULL);
+	g_autoptr(GObject) other = g_object_new(G_TYPE_OBJECT, NULL);
+	g_autoptr(GObject) first = NULL;
+	g_autoptr(GObject) second = NULL;
 	MgProfileRecord *a = mg_profile_records_ensure(t, "a");
 
 	watches_freed = 0;
@@ -139,6 +146,13 @@ test_nm_leaving_ends_activations(void)
 	/* its copies were the old NetworkManager's: the new one's are decided */
 	g_assert_false(a->settling);
 	g_assert_null(a->deferred);
+	/* waiting again with the new NetworkManager, after another: in turn */
+	mg_profile_records_defer(t, mg_profile_records_ensure(t, "b"), other);
+	mg_profile_records_defer(t, a, waiting);
+	first = mg_profile_records_next_deferred(t);
+	second = mg_profile_records_next_deferred(t);
+	g_assert_true(first == other);
+	g_assert_true(second == waiting);
 	g_assert_null(mg_profile_records_next_deferred(t));
 	g_assert_true(a->policy_stale);
 	g_assert_cmpuint(watches_freed, ==, 1);
