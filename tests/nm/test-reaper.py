@@ -71,6 +71,18 @@ def descendants(root):
     return found
 
 
+def runs(pid, path):
+    """Whether process @pid runs the program file @path (exec has replaced
+    the shell the reaper starts it through). Compared as files, not as
+    paths: the path of a process in another mount namespace (ip netns
+    exec makes one) reads differently where /tmp is a mount of its own."""
+    try:
+        there, here = os.stat(f"/proc/{pid}/exe"), os.stat(path)
+    except OSError:
+        return False
+    return (there.st_dev, there.st_ino) == (here.st_dev, here.st_ino)
+
+
 def poll_until(what, predicate, timeout=BOUND):
     """Waits for @predicate, at most @timeout seconds; the time it took."""
     started = time.monotonic()
@@ -104,7 +116,7 @@ class Run:
     def spawn_decoy(self, *prefix):
         p = reaper().spawn([*prefix, self.fake_nm, "infinity"])
         poll_until("the decoy", lambda: start_time(p.pid) is not None
-                   and os.readlink(f"/proc/{p.pid}/exe") == self.fake_nm)
+                   and runs(p.pid, self.fake_nm))
         self.decoys.append((p, start_time(p.pid)))
         return p.pid, start_time(p.pid)
 
