@@ -120,6 +120,16 @@ class Run:
         self.decoys.append((p, start_time(p.pid)))
         return p.pid, start_time(p.pid)
 
+    def time_out(self):
+        """The child's descendants noted, then the child ended as meson ends
+        a test that timed out; the reaper must leave nothing."""
+        self.started = descendants(self.child.pid)
+        killed = time.monotonic()
+        how = meson_timeout(self.child)
+        self.reaped()
+        print(f"# {how}; {len(self.started)} processes, 2 namespaces, 1 directory gone "
+              f"{time.monotonic() - killed:.2f} s after SIGTERM; {self.reaper_said()}")
+
     def read(self):
         ready, _, _ = select.select([self.child.stdout], [], [], BOUND)
         line = self.child.stdout.readline() if ready else b""
@@ -216,12 +226,7 @@ def timeout_during_setup_leaves_nothing():
         # NetworkManager just started: namespaces, bus and udevd there
         nm_log = os.path.join(run.made["dir"], "nm.log")
         poll_until("NetworkManager started", lambda: os.path.exists(nm_log))
-        run.started = descendants(run.child.pid)
-        killed = time.monotonic()
-        how = meson_timeout(run.child)
-        run.reaped()
-        print(f"# {how}; {len(run.started)} processes, 2 namespaces, 1 directory gone "
-              f"{time.monotonic() - killed:.2f} s after SIGTERM; {run.reaper_said()}")
+        run.time_out()
     finally:
         run.close()
 
@@ -235,12 +240,7 @@ def timeout_before_the_tests_finally_leaves_nothing():
     try:
         run.start()
         run.read()  # up
-        run.started = descendants(run.child.pid)
-        killed = time.monotonic()
-        how = meson_timeout(run.child)
-        run.reaped()
-        print(f"# {how}; {len(run.started)} processes, 2 namespaces, 1 directory gone "
-              f"{time.monotonic() - killed:.2f} s after SIGTERM; {run.reaper_said()}")
+        run.time_out()
     finally:
         run.close()
 
