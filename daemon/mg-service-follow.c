@@ -167,9 +167,7 @@ mg_service_connection_seen(MgService *self, NMRemoteConnection *rc)
 		mg_service_policy_changed(self, uuid);
 	if (uuid != NULL && mg_profile_class(NM_CONNECTION(rc)) != MG_DEVICE_CLASS_NONE)
 		mg_change_notice_add(self->notice, uuid);
-	mg_link_index_check(self->index,
-			    nm_connection_get_uuid(NM_CONNECTION(rc)),
-			    mg_service_leaves_alone(self, NM_CONNECTION(rc)));
+	mg_link_index_check(self->index, uuid, mg_service_leaves_alone(self, NM_CONNECTION(rc)));
 	mg_service_evaluate(self, rc, MG_EVENT_SEEN);
 	mg_wake_schedule_update_soon(self->wake);
 }

@@ -79,6 +79,11 @@ def settled_address(nm, name, device):
 
 NM = NmNetns(auto_default=("mgauto*",), managed=("veth0", "mgdev*"), boot=MACGUISED).start()
 NM.start_macguised(MACGUISED)
+# Each test plugs in a card for macguised as it runs: not while it starts
+# (it has NetworkManager reload its configuration then, and a card's
+# profile found up when it starts is no first contact it saw).
+NM.wait_for("macguised to follow NetworkManager",
+            lambda: "following NetworkManager" in NM.log_text("macguised"))
 
 
 @mgtap.test
