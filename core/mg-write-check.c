@@ -57,11 +57,20 @@ mg_write_read_first(const char *nm_version, gboolean libnm_has_profile)
 	return MG_WRITE_READ_ROUND_TRIP;
 }
 
+/* Whether libnm's copy of the profile is NetworkManager's, as of an answer
+ * NetworkManager gave after any change it announced. */
+static gboolean
+mg_write_libnm_current(gboolean libnm_has_profile, gboolean changed_unfetched)
+{
+	return libnm_has_profile && !changed_unfetched;
+}
+
 MgWriteRead
 mg_write_read_after_round_trip(gboolean libnm_has_profile, gboolean changed_unfetched)
 {
-	return libnm_has_profile && !changed_unfetched ? MG_WRITE_READ_LIBNM_COPY
-						       : MG_WRITE_READ_COPY;
+	return mg_write_libnm_current(libnm_has_profile, changed_unfetched)
+		   ? MG_WRITE_READ_LIBNM_COPY
+		   : MG_WRITE_READ_COPY;
 }
 
 /* A new address it was to write stays due either way: the rotation is not
@@ -77,6 +86,6 @@ mg_write_check_copy(const char *decided, const char *current, const char *libnm)
 MgWriteVerdict
 mg_write_after_refusal(gboolean libnm_has_profile, gboolean changed_unfetched)
 {
-	return libnm_has_profile && !changed_unfetched ? MG_WRITE_DECIDE_NOW
-						       : MG_WRITE_DECIDE_LATER;
+	return mg_write_libnm_current(libnm_has_profile, changed_unfetched) ? MG_WRITE_DECIDE_NOW
+									    : MG_WRITE_DECIDE_LATER;
 }

@@ -175,15 +175,18 @@ static void
 mg_service_update_with(MgWrite *w, NMRemoteConnection *rc, NMConnection *current)
 {
 	MgService *self = w->self;
-	g_autofree char *basis = mg_profile_basis(current);
-	/* (libnm's copy matters only to a copy that changed) */
-	g_autofree char *known =
-	    g_str_equal(basis, w->basis) ? NULL : mg_profile_basis(NM_CONNECTION(rc));
-	MgWriteVerdict verdict = mg_write_check_copy(w->basis, basis, known);
+	g_autofree char *basis = NULL;
+	g_autofree char *known = NULL;
+	MgWriteVerdict verdict;
 	gboolean unmarked;
 
 	if (mg_service_write_put_off(w))
 		return;
+	basis = mg_profile_basis(current);
+	/* (libnm's copy matters only to a copy that changed) */
+	if (!g_str_equal(basis, w->basis))
+		known = mg_profile_basis(NM_CONNECTION(rc));
+	verdict = mg_write_check_copy(w->basis, basis, known);
 	if (verdict != MG_WRITE_GO) {
 		mg_service_write_stale(self, w, rc, verdict);
 		return;
