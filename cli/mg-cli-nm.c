@@ -340,13 +340,9 @@ mg_cli_state_load(MgCliState *st)
 	memset(st, 0, sizeof(*st));
 	st->applied =
 	    g_hash_table_new_full(g_str_hash, g_str_equal, g_free, mg_applied_policy_free);
+	st->config_problems = mg_config_problems_new();
 	mg_config_init_default(&st->config);
-	if (!mg_config_load_file(&st->config, config_path, &error)) {
-		g_printerr(_("macguise: %s; using the built-in defaults\n"), error->message);
-		mg_config_clear(&st->config);
-		mg_config_init_default(&st->config);
-		g_clear_error(&error);
-	}
+	mg_config_load_files(&st->config, config_path, st->config_problems);
 	status = mg_cli_daemon_call("GetStatus", NULL, "(aa{sv})", FALSE, &error);
 	if (status != NULL) {
 		g_autoptr(GVariant) list = g_variant_get_child_value(status, 0);
@@ -376,6 +372,7 @@ void
 mg_cli_state_clear(MgCliState *st)
 {
 	mg_config_clear(&st->config);
+	g_clear_pointer(&st->config_problems, g_ptr_array_unref);
 	g_clear_pointer(&st->state, mg_state_free);
 	g_clear_pointer(&st->applied, g_hash_table_unref);
 	g_clear_pointer(&st->state_problem, g_free);

@@ -57,8 +57,9 @@ typedef struct {
 	gboolean state_readable;
 	char *state_problem; /* why not, for people */
 	MgConfig config;
-	MgState *state;      /* the profiles' states, from either source */
-	GHashTable *applied; /* UUID -> MgAppliedPolicy, when macguised runs */
+	GPtrArray *config_problems; /* MgConfigProblem: the lines left out */
+	MgState *state;             /* the profiles' states, from either source */
+	GHashTable *applied;        /* UUID -> MgAppliedPolicy, when macguised runs */
 } MgCliState;
 
 void mg_cli_state_load(MgCliState *st);

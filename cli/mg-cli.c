@@ -128,6 +128,15 @@ mg_cli_print_json(JsonNode *node)
 	g_print("%s\n", text);
 }
 
+void
+mg_cli_json_set_string_or_null(JsonObject *o, const char *member, const char *value)
+{
+	if (value != NULL)
+		json_object_set_string_member(o, member, value);
+	else
+		json_object_set_null_member(o, member);
+}
+
 char *
 mg_cli_day_text(gint64 when)
 {

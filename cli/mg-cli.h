@@ -63,6 +63,8 @@ MgCatalogue *mg_cli_catalogue(GError **error);
 gboolean mg_cli_parse_class(const char *command, const char *text, MgDeviceClass *device_class);
 
 void mg_cli_print_json(JsonNode *node);
+/* @member is @value, or null where @value is NULL. */
+void mg_cli_json_set_string_or_null(JsonObject *o, const char *member, const char *value);
 JsonNode *mg_cli_class_json(MgDeviceClass classes);
 /* YYYY-MM-DD (UTC) of Unix seconds, as the catalogue dates blocks. */
 char *mg_cli_day_text(gint64 when);

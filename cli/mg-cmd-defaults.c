@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
+#include "mg-cli-config.h"
 #include "mg-cli-nm.h"
 #include "mg-cli.h"
 #include "mg-config-edit.h"
@@ -52,19 +53,40 @@ mg_defaults_packaged(gboolean json)
 	return list;
 }
 
+/* --check: whether every line of the files is used; for scripts and
+ * package scripts, by the exit code. */
+static int
+mg_defaults_check(gboolean json)
+{
+	g_autoptr(GPtrArray) problems = mg_config_problems_new();
+	g_auto(MgConfig) config = { 0 };
+
+	mg_cli_config_load(&config, problems);
+	if (json) {
+		g_autoptr(JsonObject) root = json_object_new();
+		g_autoptr(JsonNode) node = json_node_new(JSON_NODE_OBJECT);
+		json_object_set_array_member(
+		    root, "problems", mg_cli_config_problems_json(problems));
+		json_node_set_object(node, root);
+		mg_cli_print_json(node);
+	} else {
+		mg_cli_config_problems_print("defaults", problems);
+	}
+	return problems->len == 0 ? MG_EXIT_OK : MG_EXIT_FAILURE;
+}
+
 static int
 mg_defaults_show(const char *path, gboolean all, MgConfigSection only, gboolean json)
 {
-	g_autoptr(GError) error = NULL;
 	g_autoptr(JsonObject) root = json_object_new();
+	g_autoptr(GPtrArray) problems = mg_config_problems_new();
 	JsonObject *classes = json_object_new();
 	g_auto(MgConfig) config = { 0 };
 
-	mg_config_init_default(&config);
-	if (!mg_config_load_file(&config, path, &error))
-		return mg_cli_failure("defaults", error);
+	mg_cli_config_load(&config, problems);
 	json_object_set_string_member(root, "path", path);
 	json_object_set_array_member(root, "packaged", mg_defaults_packaged(json));
+	json_object_set_array_member(root, "problems", mg_cli_config_problems_json(problems));
 	json_object_set_object_member(root, "classes", classes);
 	for (guint i = 0; i < MG_CONFIG_SECTION_COUNT; i++) {
 		MgConfigSection c = (MgConfigSection)i;
@@ -88,6 +110,8 @@ mg_defaults_show(const char *path, gboolean all, MgConfigSection only, gboolean 
 		g_autoptr(JsonNode) node = json_node_new(JSON_NODE_OBJECT);
 		json_node_set_object(node, root);
 		mg_cli_print_json(node);
+	} else {
+		mg_cli_config_problems_print("defaults", problems);
 	}
 	return MG_EXIT_OK;
 }
@@ -167,8 +191,18 @@ int
 mg_cmd_defaults(int argc, char **argv)
 {
 	gboolean json = FALSE;
+	gboolean check = FALSE;
 	const GOptionEntry entries[] = {
 		{ "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Show as a JSON object"), NULL },
+		{ "check",
+		  0,
+		  0,
+		  G_OPTION_ARG_NONE,
+		  &check,
+		  N_("Name each line of the configuration files that is not used, and exit with 1 "
+		     "if "
+		     "there is one"),
+		  NULL },
 		{ NULL },
 	};
 	g_autoptr(GError) error = NULL;
@@ -190,6 +224,10 @@ mg_cmd_defaults(int argc, char **argv)
 		&argc,
 		&argv))
 		return MG_EXIT_USAGE;
+	if (check && argc > 1)
+		return mg_cli_usage_error("defaults", _("--check takes no KIND"));
+	if (check)
+		return mg_defaults_check(json);
 	if (argc > 1 && !mg_config_section_parse(argv[1], &section, &error))
 		return mg_cli_usage_error("defaults", "%s", error->message);
 	if (argc <= 2)

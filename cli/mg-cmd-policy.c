@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "mg-cli-config.h"
 #include "mg-cli-nm.h"
 #include "mg-cli.h"
 #include "mg-profile.h"
@@ -24,17 +25,15 @@ mg_user_value(NMConnection *c, const char *name)
 static int
 mg_policy_show(NMConnection *c, gboolean json)
 {
-	g_autofree char *config_path = mg_config_default_path();
-	g_autoptr(GError) error = NULL;
+	g_autoptr(GPtrArray) config_problems = mg_config_problems_new();
 	g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
 	const char *const *names = mg_policy_names();
 	MgDeviceClass device_class = mg_profile_class(c);
 	MgConfig config;
 	g_auto(MgPolicy) policy = { 0 };
 
-	mg_config_init_default(&config);
-	if (!mg_config_load_file(&config, config_path, &error))
-		g_printerr(_("macguise: %s; using the built-in defaults\n"), error->message);
+	mg_cli_config_load(&config, config_problems);
+	mg_cli_config_problems_print("policy", config_problems);
 	mg_profile_policy_full(&config, mg_cli_catalogue(NULL), c, device_class, &policy, problems);
 	if (json) {
 		g_autoptr(JsonNode) node = json_node_new(JSON_NODE_OBJECT);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mg-audit.h"
+#include "mg-cli-config.h"
 #include "mg-cli-nm.h"
 #include "mg-cli.h"
 #include "mg-device-facts.h"
@@ -32,15 +33,6 @@ mg_set_time(JsonObject *o, const char *member, gint64 t)
 	} else {
 		json_object_set_null_member(o, member);
 	}
-}
-
-static void
-mg_set_string_or_null(JsonObject *o, const char *member, const char *value)
-{
-	if (value != NULL)
-		json_object_set_string_member(o, member, value);
-	else
-		json_object_set_null_member(o, member);
 }
 
 static JsonObject *
@@ -115,10 +107,10 @@ mg_status_draw_json(NMClient *client,
 	    mg_draw_mix(mg_cli_catalogue(NULL), policy, device_class, facts, pick_reason, &why);
 	JsonObject *o = json_object_new();
 
-	mg_set_string_or_null(o, "mix", mix != NULL ? mix->id : NULL);
-	mg_set_string_or_null(o, "interface", facts != NULL ? facts->interface : NULL);
-	mg_set_string_or_null(o, "driver", facts != NULL ? facts->driver : NULL);
-	mg_set_string_or_null(o, "why", why);
+	mg_cli_json_set_string_or_null(o, "mix", mix != NULL ? mix->id : NULL);
+	mg_cli_json_set_string_or_null(o, "interface", facts != NULL ? facts->interface : NULL);
+	mg_cli_json_set_string_or_null(o, "driver", facts != NULL ? facts->driver : NULL);
+	mg_cli_json_set_string_or_null(o, "why", why);
 	return o;
 }
 
@@ -186,20 +178,21 @@ mg_status_profile_json(MgCliState *st, NMClient *client, NMRemoteConnection *rc)
 	/* which defaults of macguise.conf it takes: its type, or ethernet-shared */
 	json_object_set_string_member(
 	    o, "kind", mg_config_section_name(mg_profile_section(c, device_class)));
-	mg_set_string_or_null(o, "filename", nm_remote_connection_get_filename(rc));
+	mg_cli_json_set_string_or_null(o, "filename", nm_remote_connection_get_filename(rc));
 	json_object_set_boolean_member(o, "active", mg_cli_profile_is_active(client, c));
 	json_object_set_boolean_member(o, "managed", managed);
 	json_object_set_boolean_member(o, "user_owned", p->user_owned);
 	json_object_set_string_member(o, "mode", mode);
 	json_object_set_string_member(o, "rotate", rotate);
-	mg_set_string_or_null(o, "cloned_mac_address", cloned != NULL && cloned[0] ? cloned : NULL);
+	mg_cli_json_set_string_or_null(
+	    o, "cloned_mac_address", cloned != NULL && cloned[0] ? cloned : NULL);
 	if (is_mac) {
 		const MgCatalogueEntry *e = mg_catalogue_lookup(mg_cli_catalogue(NULL), &mac);
 		char text[MG_MAC_STRLEN];
 		mg_mac_format(&mac, text);
 		json_object_set_string_member(o, "address", text);
-		mg_set_string_or_null(o, "vendor", e != NULL ? e->vendor->name : NULL);
-		mg_set_string_or_null(o, "vendor_id", e != NULL ? e->vendor->id : NULL);
+		mg_cli_json_set_string_or_null(o, "vendor", e != NULL ? e->vendor->name : NULL);
+		mg_cli_json_set_string_or_null(o, "vendor_id", e != NULL ? e->vendor->id : NULL);
 	} else {
 		json_object_set_null_member(o, "address");
 		json_object_set_null_member(o, "vendor");
@@ -293,7 +286,9 @@ mg_cmd_status(int argc, char **argv)
 		    list, mg_status_profile_json(&st, client, g_ptr_array_index(profiles, i)));
 	json_object_set_boolean_member(root, "daemon_running", st.daemon_running);
 	json_object_set_boolean_member(root, "state_readable", st.state_readable);
-	mg_set_string_or_null(root, "state_problem", st.state_problem);
+	mg_cli_json_set_string_or_null(root, "state_problem", st.state_problem);
+	json_object_set_array_member(
+	    root, "config_problems", mg_cli_config_problems_json(st.config_problems));
 	json_object_set_array_member(root, "profiles", list);
 
 	if (json) {
@@ -302,6 +297,7 @@ mg_cmd_status(int argc, char **argv)
 		mg_cli_print_json(node);
 	} else {
 		mg_status_print(root, argc > 1, chosen, &out);
+		mg_cli_config_problems_print("status", st.config_problems);
 	}
 	/* for scripts, the fields alone */
 	if (!json && !mg_cli_output_chosen(&out)) {

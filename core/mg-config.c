@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "mg-config.h"
+#include "mg-config-private.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -307,9 +308,7 @@ mg_config_load_keyfile(MgConfig *loaded, GKeyFile *kf, GError **error)
 	       mg_config_load_policy(&loaded->ethernet_shared, kf, "ethernet-shared", error);
 }
 
-/* @config becomes the built-in defaults with @kf's settings over them; a
- * bad setting leaves it whole (a copy is filled first). */
-static gboolean
+gboolean
 mg_config_take_keyfile(MgConfig *config, GKeyFile *kf, GError **error)
 {
 	MgConfig loaded;
@@ -340,77 +339,6 @@ mg_config_load_from_data(MgConfig *config, const char *text, gsize len, GError *
 	g_autoptr(GKeyFile) kf = g_key_file_new();
 
 	return mg_config_parse(kf, text, len, error) && mg_config_take_keyfile(config, kf, error);
-}
-
-static gint
-mg_config_path_compare(gconstpointer a, gconstpointer b)
-{
-	return g_strcmp0(*(char *const *)a, *(char *const *)b);
-}
-
-GPtrArray *
-mg_config_packaged_files(void)
-{
-	const char *override = g_getenv(MG_PACKAGED_CONF_ENV);
-	const char *dir_path = override != NULL ? override : MG_PACKAGED_CONF_DIR;
-	g_autoptr(GDir) dir = g_dir_open(dir_path, 0, NULL);
-	GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
-	const char *name;
-
-	while (dir != NULL && (name = g_dir_read_name(dir)) != NULL) {
-		if (g_str_has_suffix(name, ".conf") && name[0] != '.')
-			g_ptr_array_add(files, g_build_filename(dir_path, name, NULL));
-	}
-	g_ptr_array_sort(files, mg_config_path_compare);
-	return files;
-}
-
-/* @path's keys set into @merged, each file checked alone first so that an
- * error names the file it is in. A missing file adds nothing. */
-static gboolean
-mg_config_merge_file(GKeyFile *merged, const char *path, GError **error)
-{
-	g_autofree char *text = NULL;
-	g_autoptr(GError) local = NULL;
-	g_autoptr(GKeyFile) kf = g_key_file_new();
-	g_auto(MgConfig) alone = { 0 };
-	g_auto(GStrv) groups = NULL;
-	gsize len = 0;
-
-	if (!g_file_get_contents(path, &text, &len, &local)) {
-		if (g_error_matches(local, G_FILE_ERROR, G_FILE_ERROR_NOENT))
-			return TRUE;
-		g_propagate_error(error, g_steal_pointer(&local));
-		return FALSE;
-	}
-	if (!mg_config_parse(kf, text, len, error) || !mg_config_take_keyfile(&alone, kf, error)) {
-		g_prefix_error(error, "%s: ", path);
-		return FALSE;
-	}
-	groups = g_key_file_get_groups(kf, NULL);
-	for (guint i = 0; groups[i] != NULL; i++) {
-		g_auto(GStrv) keys = g_key_file_get_keys(kf, groups[i], NULL, NULL);
-		for (guint k = 0; keys != NULL && keys[k] != NULL; k++) {
-			g_autofree char *value = g_key_file_get_value(kf, groups[i], keys[k], NULL);
-			g_key_file_set_value(merged, groups[i], keys[k], value);
-		}
-	}
-	return TRUE;
-}
-
-gboolean
-mg_config_load_file(MgConfig *config, const char *path, GError **error)
-{
-	g_autoptr(GPtrArray) files = mg_config_packaged_files();
-	g_autoptr(GKeyFile) merged = g_key_file_new();
-
-	g_ptr_array_add(files, g_strdup(path));
-	for (guint i = 0; i < files->len; i++) {
-		if (!mg_config_merge_file(merged, g_ptr_array_index(files, i), error))
-			return FALSE;
-	}
-	/* every file loaded alone: only their combination can fail */
-	return mg_config_take_keyfile(config, merged, error);
 }
 
 char *

@@ -47,11 +47,31 @@ void mg_config_clear(MgConfig *config);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(MgConfig, mg_config_clear)
 /* Strict: an unknown group or key, or a bad value, is an error naming it. */
 gboolean mg_config_load_from_data(MgConfig *config, const char *text, gsize len, GError **error);
-/* The packaged defaults, then @path (the administrator's file) over them.
- * A missing file leaves the defaults; an unreadable or bad one is an error
- * naming it. */
-gboolean mg_config_load_file(MgConfig *config, const char *path, GError **error);
-/* The packaged files mg_config_load_file reads, in order. */
+/* A line of a configuration file that could not be used: it was skipped,
+ * and the lines beside it and every other file still apply. */
+typedef struct {
+	char *path;
+	guint line;    /* from 1; 0: the whole file (it could not be read) */
+	char *section; /* NULL where the line is not a setting */
+	char *key;
+	char *message; /* for people: what is wrong, naming the section and key */
+} MgConfigProblem;
+
+void mg_config_problem_free(MgConfigProblem *problem);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(MgConfigProblem, mg_config_problem_free)
+/* "PATH:LINE: MESSAGE" */
+char *mg_config_problem_format(const MgConfigProblem *problem);
+/* A new array that owns the MgConfigProblem elements added to it. */
+GPtrArray *mg_config_problems_new(void);
+
+/* @config becomes the built-in defaults, then the packaged files, then
+ * @path (the administrator's file), key by key. Never fails: a missing file
+ * adds nothing; a line that is not a setting, a setting with a bad value and
+ * a file that cannot be read are each skipped, with an MgConfigProblem
+ * added to @problems, so that one typo costs its own line and nothing
+ * else. */
+void mg_config_load_files(MgConfig *config, const char *path, GPtrArray *problems);
+/* The packaged files mg_config_load_files reads, in order. */
 GPtrArray *mg_config_packaged_files(void);
 /* $CONFIGURATION_DIRECTORY (its first entry) or /etc/macguise, + macguise.conf */
 char *mg_config_default_path(void);

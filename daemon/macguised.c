@@ -101,18 +101,30 @@ mg_parse_options(int *argc, char ***argv, GError **error)
 	return g_option_context_parse(ctx, argc, argv, error);
 }
 
+/* @given, or @fallback when none was given, as an absolute path: libnm
+ * reads a keyfile only from an absolute directory, and a path given
+ * relative means the one from here. */
+static char *
+mg_absolute_dir(const char *given, const char *fallback)
+{
+	return g_canonicalize_filename(given != NULL ? given : fallback, NULL);
+}
+
 static int
 mg_run_boot(const char *state_dir, const char *config_path)
 {
 	g_autoptr(GError) error = NULL;
+	g_autofree char *keyfile_dir =
+	    mg_absolute_dir(mg_opt_keyfile_dir, MG_BOOT_DEFAULT_KEYFILE_DIR);
+	g_autofree char *nm_conf_dir =
+	    mg_absolute_dir(mg_opt_nm_conf_dir, MG_BOOT_DEFAULT_NM_CONF_DIR);
+	g_autofree char *nm_state_dir =
+	    mg_absolute_dir(mg_opt_nm_state_dir, MG_NM_DEFAULT_STATE_DIR);
 	MgBootResult result;
 	const MgBootPaths paths = {
-		.keyfile_dir =
-		    mg_opt_keyfile_dir != NULL ? mg_opt_keyfile_dir : MG_BOOT_DEFAULT_KEYFILE_DIR,
-		.nm_conf_dir =
-		    mg_opt_nm_conf_dir != NULL ? mg_opt_nm_conf_dir : MG_BOOT_DEFAULT_NM_CONF_DIR,
-		.nm_state_dir =
-		    mg_opt_nm_state_dir != NULL ? mg_opt_nm_state_dir : MG_NM_DEFAULT_STATE_DIR,
+		.keyfile_dir = keyfile_dir,
+		.nm_conf_dir = nm_conf_dir,
+		.nm_state_dir = nm_state_dir,
 		.state_dir = state_dir,
 		.config_path = config_path,
 	};

@@ -216,7 +216,9 @@ mg_boot_decide(MgBoot *b, const char *dir, const char *path)
 
 	if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_KEEP_COMMENTS, &error) ||
 	    (connection = nm_keyfile_read(
-		 kf, dir, NM_KEYFILE_HANDLER_FLAGS_NONE, NULL, NULL, &error)) == NULL) {
+		 kf, dir, NM_KEYFILE_HANDLER_FLAGS_NONE, NULL, NULL, &error)) == NULL ||
+	    /* what NetworkManager would not load is not a profile to serve */
+	    !nm_connection_normalize(connection, NULL, NULL, &error)) {
 		g_warning("%s: skipped: %s", path, error->message);
 		return NULL;
 	}

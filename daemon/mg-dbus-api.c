@@ -93,12 +93,8 @@ mg_dbus_rotate(MgDbusApi *api, GVariant *parameters, GDBusMethodInvocation *invo
 static void
 mg_dbus_reload(MgDbusApi *api, GVariant *parameters, GDBusMethodInvocation *invocation, guint32 uid)
 {
-	g_autoptr(GError) error = NULL;
-
-	if (!mg_service_reload(api->service, &error))
-		g_dbus_method_invocation_return_gerror(invocation, error);
-	else
-		g_dbus_method_invocation_return_value(invocation, NULL);
+	mg_service_reload(api->service);
+	g_dbus_method_invocation_return_value(invocation, NULL);
 }
 
 static void

@@ -150,23 +150,14 @@ mg_service_rotate(MgService *self, const char *profile, gboolean now, GError **e
 	return g_variant_builder_end(&list);
 }
 
-gboolean
-mg_service_reload(MgService *self, GError **error)
+void
+mg_service_reload(MgService *self)
 {
-	MgConfig fresh;
-
-	mg_config_init_default(&fresh);
-	if (!mg_config_load_file(&fresh, self->config_path, error)) {
-		mg_config_clear(&fresh);
-		return FALSE;
-	}
-	mg_config_clear(&self->rt.config);
-	self->rt.config = fresh;
+	mg_runtime_load_config(&self->rt, self->config_path);
 	mg_service_policy_changed(self, NULL);
 	mg_link_index_update_soon(self->index);
 	if (self->client != NULL && nm_client_get_nm_running(self->client))
 		mg_service_evaluate_all(self, MG_EVENT_SEEN);
 	if (self->first_contact != NULL)
 		mg_first_contact_keeper_check(self->first_contact);
-	return TRUE;
 }

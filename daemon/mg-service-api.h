@@ -16,7 +16,9 @@ GVariant *mg_service_get_status(MgService *self, const char *user);
 /* Each profile's outcome, as a(sss): its UUID, the outcome
  * (mg_rotation_outcome_to_string) and the reason's word. */
 GVariant *mg_service_rotate(MgService *self, const char *profile, gboolean now, GError **error);
-gboolean mg_service_reload(MgService *self, GError **error);
+/* The configuration files read again (a line that cannot be used is named
+ * in the journal and skipped) and every profile decided again. */
+void mg_service_reload(MgService *self);
 /* Whether every local user may see the profile (no connection.permissions):
  * only such profiles are named in ProfilesChanged. */
 gboolean mg_service_profile_is_public(MgService *self, const char *uuid);

@@ -360,16 +360,29 @@ mg_boot_id_read(void)
 	return g_strdup(g_strstrip(text));
 }
 
+void
+mg_runtime_load_config(MgRuntime *rt, const char *config_path)
+{
+	g_autoptr(GPtrArray) problems = mg_config_problems_new();
+
+	mg_config_clear(&rt->config);
+	mg_config_init_default(&rt->config);
+	mg_config_load_files(&rt->config, config_path, problems);
+	for (guint i = 0; i < problems->len; i++) {
+		g_autofree char *text = mg_config_problem_format(g_ptr_array_index(problems, i));
+		/* TRANSLATORS: %s is FILE:LINE: what is wrong with that line */
+		g_warning(_("%s (the rest of the configuration applies)"), text);
+	}
+}
+
 gboolean
 mg_runtime_init(MgRuntime *rt, const char *state_dir, const char *config_path, GError **error)
 {
-	g_autoptr(GError) config_error = NULL;
 	MgStateLoadReport report;
 
 	memset(rt, 0, sizeof(*rt));
 	mg_config_init_default(&rt->config);
-	if (!mg_config_load_file(&rt->config, config_path, &config_error))
-		g_warning("%s; using the built-in defaults", config_error->message);
+	mg_runtime_load_config(rt, config_path);
 	rt->catalogue = mg_catalogue_new_builtin(error);
 	if (rt->catalogue == NULL)
 		return FALSE;

@@ -29,6 +29,9 @@ typedef struct {
 gboolean
 mg_runtime_init(MgRuntime *rt, const char *state_dir, const char *config_path, GError **error);
 void mg_runtime_clear(MgRuntime *rt);
+/* rt->config from the configuration files; each line that cannot be used is
+ * named in the journal and skipped. */
+void mg_runtime_load_config(MgRuntime *rt, const char *config_path);
 /* Prunes the history to its bounds and saves; a failure is logged, the old
  * file stays intact and the next change tries again. */
 gboolean mg_runtime_save(MgRuntime *rt);

@@ -338,6 +338,46 @@ def defaults_refuses_what_macguised_would_refuse_and_changes_nothing():
         assert json.loads(p.stdout)["error"]["id"] == "config", p.stdout
         with open(conf) as f:
             assert f.read() == "[wifi]\nrotate=sometimes\n"
+        # ... but the edit that mends the bad line is taken
+        p = run("defaults", "wifi", "rotate=weekly", env=env)
+        assert p.returncode == 0, p.stderr
+        assert run("defaults", "--check", env=env).returncode == 0
+
+
+@mgtap.test
+def a_bad_line_costs_that_line_and_is_named_by_defaults_and_its_check():
+    with tempfile.TemporaryDirectory() as d:
+        env = defaults_env(d)
+        packaged = os.path.join(d, "packaged")
+        os.makedirs(packaged)
+        with open(os.path.join(packaged, "50-freedombox.conf"), "w") as f:
+            f.write("[ethernet]\nrotate=never\n")
+        env["MACGUISE_PACKAGED_CONF_DIR"] = packaged
+        conf = os.path.join(d, "macguise.conf")
+        assert run("defaults", "--check", env=env).returncode == 0
+        with open(conf, "w") as f:
+            f.write("[wifi]\nmode=keep-vendor\nrotate=weeky\n")
+        shown = run("defaults", "--json", env=env)
+        assert shown.returncode == 0, shown.stderr
+        out = json.loads(shown.stdout)
+        # the packaged default and the good line beside the typo still apply
+        assert out["classes"]["ethernet"]["rotate"] == "never", out
+        assert out["classes"]["wifi"]["mode"] == "keep-vendor", out
+        assert out["classes"]["wifi"]["rotate"] == "daily", out
+        [problem] = out["problems"]
+        assert (problem["file"], problem["line"], problem["section"], problem["key"]) == \
+            (conf, 3, "wifi", "rotate"), problem
+        assert "'weeky'" in problem["message"], problem
+        # for people: file, line and key, on standard error
+        text = run("defaults", env=env)
+        assert text.returncode == 0 and f"{conf}:3: [wifi] macguise.rotate: 'weeky'" in text.stderr, \
+            text.stderr
+        # for scripts and package scripts: the exit code
+        check = run("defaults", "--check", env=env)
+        assert check.returncode == 1 and f"{conf}:3:" in check.stderr, (check.returncode, check.stderr)
+        check = run("defaults", "--check", "--json", env=env)
+        assert check.returncode == 1 and json.loads(check.stdout)["problems"][0]["line"] == 3
+        assert run("defaults", "--check", "wifi", env=env).returncode == 2
 
 
 @mgtap.test

@@ -233,8 +233,11 @@ test_config_shipped_file(void)
 	mg_config_init_default(&shipped);
 	mg_config_init_default(&defaults);
 	g_assert_true(g_file_test(path, G_FILE_TEST_EXISTS));
-	g_assert_true(mg_config_load_file(&shipped, path, &error));
-	g_assert_no_error(error);
+	{
+		g_autoptr(GPtrArray) problems = mg_config_problems_new();
+		mg_config_load_files(&shipped, path, problems);
+		g_assert_cmpuint(problems->len, ==, 0);
+	}
 	mg_config_clear(&shipped);
 
 	/* With every "#key=value" line taken at its word, it still gives the
@@ -374,16 +377,16 @@ test_config_paths(void)
 	g_autofree char *missing = g_build_filename(dir, "macguise.conf", NULL);
 	g_autofree char *p1 = NULL;
 	g_autofree char *p2 = NULL;
-	g_autoptr(GError) error = NULL;
+	g_autoptr(GPtrArray) problems = mg_config_problems_new();
 	MgConfig c;
 
-	/* No file: the defaults, no error. A directory in its place: an error. */
+	/* No file: the defaults, no problem. A directory in its place: one. */
 	mg_config_init_default(&c);
-	g_assert_true(mg_config_load_file(&c, missing, &error));
-	g_assert_no_error(error);
+	mg_config_load_files(&c, missing, problems);
+	g_assert_cmpuint(problems->len, ==, 0);
 	g_assert_cmpint(g_mkdir(missing, 0700), ==, 0);
-	g_assert_false(mg_config_load_file(&c, missing, &error));
-	g_assert_nonnull(error);
+	mg_config_load_files(&c, missing, problems);
+	g_assert_cmpuint(problems->len, ==, 1);
 	g_rmdir(missing);
 	g_rmdir(dir);
 	mg_config_clear(&c);

@@ -424,6 +424,30 @@ def macguise_conf():
 
 
 @page_test
+def a_typo_in_macguise_conf_is_shown_with_its_file_and_line_and_costs_only_that_line():
+    before = macguise_conf()
+    with open("/etc/macguise/macguise.conf", "ab") as f:
+        f.write(b"\n[wifi]\nrotate=weeky\n")
+    lines = macguise_conf().decode().count("\n")
+    try:
+        DRIVER.get(BASE + "/sys/macguise/")
+        alert = find("#macguise-config-problems").text
+        assert f"/etc/macguise/macguise.conf, line {lines}:" in alert, alert
+        assert "weeky" in alert, alert
+        # the rest of the file applies: the form still shows the defaults
+        assert find("#id_ethernet__rotate")
+        shot("macguise-config-problem")
+    finally:
+        if before is None:
+            os.remove("/etc/macguise/macguise.conf")
+        else:
+            with open("/etc/macguise/macguise.conf", "wb") as f:
+                f.write(before)
+    DRIVER.get(BASE + "/sys/macguise/")
+    assert not finds("#macguise-config-problems")
+
+
+@page_test
 def without_networkmanager_the_page_says_why_and_writes_no_default():
     DRIVER.get(BASE + "/sys/macguise/")
     form = find("#app-form")
