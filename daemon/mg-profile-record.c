@@ -213,6 +213,8 @@ mg_profile_records_nm_left(MgProfileRecords *records)
 
 	g_hash_table_iter_init(&iter, records->by_uuid);
 	while (g_hash_table_iter_next(&iter, NULL, (gpointer *)&r)) {
+		/* (one still awaited from an earlier start stays awaited) */
+		r->taking_up |= r->active_path != NULL;
 		g_clear_pointer(&r->active_path, g_free);
 		r->unchecked = FALSE;
 		mg_profile_records_set_watch(records, r, NULL);
@@ -226,6 +228,19 @@ mg_profile_records_nm_left(MgProfileRecords *records)
 	g_queue_clear_full(&records->deferred, g_free);
 }
 
+guint
+mg_profile_records_taking_up(MgProfileRecords *records)
+{
+	GHashTableIter iter;
+	MgProfileRecord *r;
+	guint n = 0;
+
+	g_hash_table_iter_init(&iter, records->by_uuid);
+	while (g_hash_table_iter_next(&iter, NULL, (gpointer *)&r))
+		n += r->taking_up ? 1 : 0;
+	return n;
+}
+
 gboolean
 mg_profile_record_is_valid(const MgProfileRecord *r, GString *why)
 {
@@ -235,6 +250,8 @@ mg_profile_record_is_valid(const MgProfileRecord *r, GString *why)
 		broken = "no UUID";
 	else if (r->unchecked && r->active_path == NULL)
 		broken = "an activation to check, but none is up";
+	else if (r->taking_up && r->active_path != NULL)
+		broken = "awaited as being taken up again, though it is up";
 	else if ((r->failures == 0) != (r->retry_at == 0))
 		broken = "a retry time without failures, or failures without one";
 	else if (r->has_drawn &&

@@ -25,6 +25,11 @@ typedef struct {
 	guint gate_attempts;    /* re-activations in a row for a wrong link address */
 	gpointer watch;         /* the passive watch after a clean check, or NULL */
 	char *reactivate_iface; /* up again on it ("": any device) once written */
+	gboolean taking_up;     /* it was up when NetworkManager left: the
+				   NetworkManager that comes back may be taking
+				   it up again, so it is not decided until it is
+				   up or that NetworkManager has finished
+				   starting (never with active_path set) */
 
 	/* Its policy, resolved once (mg-service-policy.c). */
 	gboolean policy_stale; /* unresolved, or the profile or macguise.conf changed */
@@ -98,8 +103,12 @@ void mg_profile_record_write_ok(MgProfileRecord *r);
 /* Replaces the watch (NULL: none), freeing the one before. */
 void mg_profile_records_set_watch(MgProfileRecords *records, MgProfileRecord *r, gpointer watch);
 /* NetworkManager left: activations, watches and what libnm lagged behind
- * end; every policy is resolved again. */
+ * end (those that were up are marked taking_up); every policy is resolved
+ * again. */
 void mg_profile_records_nm_left(MgProfileRecords *records);
+
+/* The profiles awaited as taken up again (taking_up). */
+guint mg_profile_records_taking_up(MgProfileRecords *records);
 
 /* Whether @r holds its invariants; if not, @why (if given) says which. */
 gboolean mg_profile_record_is_valid(const MgProfileRecord *r, GString *why);

@@ -48,7 +48,7 @@ struct _MgService {
 	MgProfileRecords *records;
 	MgWritePipeline *pipeline;
 	MgFollower *follower;
-	gboolean following; /* NetworkManager runs and has finished starting:
+	gboolean following; /* NetworkManager runs, starting or started:
 			       decisions are made (set by the follower) */
 	MgWakeSchedule *wake;
 	MgLinkIndex *index;

@@ -359,6 +359,11 @@ mg_service_evaluate(MgService *self, NMRemoteConnection *rc, MgEvent event)
 	    nm_object_get_client(NM_OBJECT(rc)) == NULL)
 		return;
 	record = mg_profile_records_ensure(self->records, uuid);
+	if (record->taking_up) {
+		if (nm_client_get_startup(self->client))
+			return; /* a restarted NetworkManager may be taking it up again */
+		record->taking_up = FALSE;
+	}
 	if (record->active_path != NULL) {
 		view.new_activation = record->unchecked;
 		view.link = mg_service_link_address(self, uuid, device_class, &view.mac);

@@ -15,6 +15,9 @@ struct _MgFollower {
 	gboolean synced;     /* the active connections found at start are known */
 	GHashTable *removed; /* UUID -> D-Bus path libnm said went, settled once idle */
 	guint removed_id;
+	GHashTable
+	    *deactivated; /* UUIDs whose activation libnm stopped listing, settled once idle */
+	guint deactivated_id;
 	GCancellable *gone_checks; /* asking NetworkManager whether a profile libnm lacks is gone */
 	GDBusConnection *updated_bus; /* NetworkManager's profiles' "Updated" */
 	guint updated_watch;
@@ -28,6 +31,7 @@ mg_follower_new(void)
 	MgFollower *f = g_new0(MgFollower, 1);
 
 	f->removed = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	f->deactivated = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	f->gone_checks = g_cancellable_new();
 	return f;
 }
@@ -52,6 +56,8 @@ mg_follower_free(MgFollower *f)
 	g_object_unref(f->gone_checks);
 	g_clear_handle_id(&f->removed_id, g_source_remove);
 	g_hash_table_unref(f->removed);
+	g_clear_handle_id(&f->deactivated_id, g_source_remove);
+	g_hash_table_unref(f->deactivated);
 	g_free(f);
 }
 
@@ -94,6 +100,66 @@ mg_service_device_added(NMClient *client, NMDevice *device, gpointer user_data)
 	mg_service_watch_device(user_data, device);
 }
 
+/* Whether @path is one of NetworkManager's active connections now. */
+static gboolean
+mg_service_is_active_path(MgService *self, const char *path)
+{
+	const GPtrArray *acs = nm_client_get_active_connections(self->client);
+
+	for (guint i = 0; acs != NULL && i < acs->len; i++) {
+		if (g_strcmp0(nm_object_get_path(NM_OBJECT(g_ptr_array_index(acs, i))), path) == 0)
+			return TRUE;
+	}
+	return FALSE;
+}
+
+/* @uuid's activation ended, if NetworkManager no longer lists it. */
+static void
+mg_service_deactivated(MgService *self, const char *uuid)
+{
+	MgProfileRecord *r = mg_profile_records_get(self->records, uuid);
+	NMRemoteConnection *rc;
+
+	if (r == NULL || r->active_path == NULL || mg_service_is_active_path(self, r->active_path))
+		return;
+	mg_change_notice_add(self->notice, uuid);
+	g_clear_pointer(&r->active_path, g_free);
+	r->unchecked = FALSE;
+	mg_service_watch_over(self, uuid);
+	rc = nm_client_get_connection_by_uuid(self->client, uuid);
+	if (rc != NULL)
+		mg_service_evaluate(self, rc, MG_EVENT_DEACTIVATED);
+	else /* the activation of a profile that left: its record goes too */
+		mg_profile_records_remove(self->records, uuid);
+}
+
+/* libnm empties the list of active connections when NetworkManager itself
+ * goes, before it says NetworkManager is gone: that is no deactivation (the
+ * NetworkManager that comes back takes those connections up again, and a
+ * rotation owed at a deactivation must not be made then). Deactivations are
+ * therefore settled once the main loop is idle, when NetworkManager's
+ * leaving is known: those of a NetworkManager still running are decided;
+ * those of one that left are activations it may take up again
+ * (mg_profile_records_nm_left). */
+static gboolean
+mg_service_settle_deactivations(gpointer user_data)
+{
+	MgService *self = user_data;
+	g_autoptr(GHashTable) gone = g_steal_pointer(&self->follower->deactivated);
+	GHashTableIter iter;
+	const char *uuid;
+
+	self->follower->deactivated_id = 0;
+	self->follower->deactivated = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	if (!self->following || !nm_client_get_nm_running(self->client))
+		return G_SOURCE_REMOVE;
+	g_hash_table_iter_init(&iter, gone);
+	while (g_hash_table_iter_next(&iter, (gpointer *)&uuid, NULL))
+		mg_service_deactivated(self, uuid);
+	mg_wake_schedule_update_soon(self->wake);
+	return G_SOURCE_REMOVE;
+}
+
 /* Activations and deactivations, from the list of active connections. An
  * active connection is one activation: `nmcli connection up` on a profile
  * that is up replaces it with another (a new path, no deactivation seen). */
@@ -103,13 +169,12 @@ mg_service_active_changed(NMClient *client, GParamSpec *pspec, gpointer user_dat
 	MgService *self = user_data;
 	const GPtrArray *acs = nm_client_get_active_connections(client);
 	g_autoptr(GHashTable) now = g_hash_table_new(g_str_hash, g_str_equal);
-	g_autoptr(GPtrArray) gone = g_ptr_array_new_with_free_func(g_free);
 	GHashTableIter iter;
 	MgProfileRecord *record;
 
 	/* NetworkManager leaving ends no activation: it takes its devices'
-	 * connections up again when it comes back; and while it starts, what
-	 * it takes up is no new activation (mg_service_follow_nm). */
+	 * connections up again when it comes back, and what it takes up again
+	 * is no new activation (taking_up). */
 	if (!self->following)
 		return;
 
@@ -117,6 +182,7 @@ mg_service_active_changed(NMClient *client, GParamSpec *pspec, gpointer user_dat
 		NMActiveConnection *ac = g_ptr_array_index(acs, i);
 		NMRemoteConnection *rc;
 		MgProfileRecord *r;
+		gboolean found;
 		const char *uuid = nm_active_connection_get_uuid(ac);
 		const char *path = nm_object_get_path(NM_OBJECT(ac));
 		if (uuid == NULL || path == NULL)
@@ -128,32 +194,23 @@ mg_service_active_changed(NMClient *client, GParamSpec *pspec, gpointer user_dat
 		g_free(r->active_path);
 		r->active_path = g_strdup(path);
 		mg_change_notice_add(self->notice, uuid);
-		/* Those found up at start are not new activations. */
-		if (self->follower->synced)
-			r->unchecked = TRUE;
+		/* Those found up at start, and those a restarted NetworkManager
+		 * takes up again, are not new activations. */
+		found = !self->follower->synced || r->taking_up;
+		r->taking_up = FALSE;
+		r->unchecked = !found;
 		rc = nm_client_get_connection_by_uuid(self->client, uuid);
 		if (rc != NULL)
-			mg_service_evaluate(
-			    self, rc, self->follower->synced ? MG_EVENT_ACTIVATED : MG_EVENT_SEEN);
+			mg_service_evaluate(self, rc, found ? MG_EVENT_SEEN : MG_EVENT_ACTIVATED);
 	}
 	mg_profile_records_iter_init(self->records, &iter);
 	while (g_hash_table_iter_next(&iter, NULL, (gpointer *)&record)) {
-		if (record->active_path != NULL && !g_hash_table_contains(now, record->uuid)) {
-			mg_change_notice_add(self->notice, record->uuid);
-			g_ptr_array_add(gone, g_strdup(record->uuid));
-			g_clear_pointer(&record->active_path, g_free);
-			record->unchecked = FALSE;
-		}
+		if (record->active_path != NULL && !g_hash_table_contains(now, record->uuid))
+			g_hash_table_add(self->follower->deactivated, g_strdup(record->uuid));
 	}
-	for (guint i = 0; i < gone->len; i++) {
-		NMRemoteConnection *rc =
-		    nm_client_get_connection_by_uuid(self->client, g_ptr_array_index(gone, i));
-		mg_service_watch_over(self, g_ptr_array_index(gone, i));
-		if (rc != NULL)
-			mg_service_evaluate(self, rc, MG_EVENT_DEACTIVATED);
-		else /* the activation of a profile that left: its record goes too */
-			mg_profile_records_remove(self->records, g_ptr_array_index(gone, i));
-	}
+	if (g_hash_table_size(self->follower->deactivated) > 0 &&
+	    self->follower->deactivated_id == 0)
+		self->follower->deactivated_id = g_idle_add(mg_service_settle_deactivations, self);
 	mg_wake_schedule_update_soon(self->wake);
 }
 
@@ -304,12 +361,15 @@ mg_service_connection_removed(NMClient *client, NMRemoteConnection *rc, gpointer
 		self->follower->removed_id = g_idle_add(mg_service_settle_removals, self);
 }
 
-/* NetworkManager runs and has finished starting: what is up now was up
- * before (found, not activated), and every profile is decided. Until then
- * nothing is: a restarted NetworkManager takes its devices' connections up
- * again one by one, and a profile that owes a rotation at its deactivation
- * must not look down and be given its address, nor its activation look new,
- * in the meantime. */
+/* NetworkManager runs, starting or started: what is up now was up before
+ * (found, not activated), and every profile is decided. Not waiting for its
+ * start to end: that can take minutes (a connection whose DHCP server does
+ * not answer keeps Startup true), and a profile added meanwhile must get its
+ * address. What must wait is only what a restarted NetworkManager takes up
+ * again, one device at a time: a profile that was up when it left
+ * (taking_up) and owes a rotation at its deactivation must not look down
+ * and be given its address, nor its activation look new, meanwhile; it is
+ * decided once it is up, or once NetworkManager has finished starting. */
 static void
 mg_service_follow_nm(MgService *self)
 {
@@ -351,22 +411,29 @@ mg_service_nm_running_changed(NMClient *client, GParamSpec *pspec, gpointer user
 	devices = nm_client_get_devices(client);
 	for (guint i = 0; devices != NULL && i < devices->len; i++)
 		mg_service_watch_device(self, g_ptr_array_index(devices, i));
-	if (nm_client_get_startup(client)) {
-		g_message("waiting for NetworkManager to take up its devices");
-		return;
-	}
 	mg_service_follow_nm(self);
+	if (nm_client_get_startup(client)) {
+		guint awaited = mg_profile_records_taking_up(self->records);
+		if (awaited > 0)
+			g_message("NetworkManager is starting: %u profile(s) that were up are left "
+				  "alone until they are up again",
+				  awaited);
+	}
 }
 
 /* NetworkManager finished starting (its Startup property went false): the
- * connections it took up meanwhile are all known now. */
+ * profiles it did not take up again are decided now. */
 static void
 mg_service_nm_startup_changed(NMClient *client, GParamSpec *pspec, gpointer user_data)
 {
 	MgService *self = user_data;
 
-	if (!self->following && nm_client_get_nm_running(client) && !nm_client_get_startup(client))
-		mg_service_follow_nm(self);
+	if (!self->following || nm_client_get_startup(client) ||
+	    mg_profile_records_taking_up(self->records) == 0)
+		return;
+	g_message("NetworkManager has finished starting; the profiles it did not take up again "
+		  "are decided now");
+	mg_service_evaluate_all(self, MG_EVENT_SEEN);
 }
 
 /* logind says the machine woke up (PrepareForSleep(false)). NetworkManager

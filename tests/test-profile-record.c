@@ -141,6 +141,10 @@ test_nm_leaving_ends_activations(void)
 	mg_profile_records_defer(t, a, waiting);
 	mg_profile_records_nm_left(t);
 	g_assert_null(a->active_path);
+	/* it was up: the NetworkManager that comes back may take it up again */
+	g_assert_true(a->taking_up);
+	g_assert_false(mg_profile_records_ensure(t, "b")->taking_up);
+	g_assert_cmpuint(mg_profile_records_taking_up(t), ==, 1);
 	g_assert_false(a->unchecked);
 	g_assert_false(a->unsettled);
 	/* its copies were the old NetworkManager's: the new one's are decided */
@@ -175,6 +179,7 @@ test_invariants_catch(void)
 		{ "gate", "re-activations" },
 		{ "wake", "before the epoch" },
 		{ "leaving", "no write under way" },
+		{ "taking-up", "taken up again, though it is up" },
 	};
 
 	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
@@ -196,7 +201,11 @@ test_invariants_catch(void)
 			r->gate_attempts = 100;
 		else if (g_str_equal(cases[i].breaks, "leaving"))
 			r->leaving = TRUE;
-		else
+		else if (g_str_equal(cases[i].breaks, "taking-up")) {
+			r->taking_up = TRUE;
+			r->active_path =
+			    g_strdup("/org/freedesktop/NetworkManager/ActiveConnection/1");
+		} else
 			r->wake_at = -1;
 		g_assert_false(mg_profile_records_are_valid(t, why));
 		g_assert_nonnull(strstr(why->str, cases[i].named));

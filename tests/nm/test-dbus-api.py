@@ -358,11 +358,17 @@ def dbus_reload_reads_the_configuration_again_and_rotate_all():
     status = dbus("GetStatus").stdout
     w1 = status[status.index(f"'{uuid_of('w1')}'"):]
     assert w1.split("}")[0].count("'mode': <'off'>") == 1, w1[:300]
-    # A bad file is refused and changes nothing.
-    with open(os.path.join(NM.dir, "config", "macguise.conf"), "w") as f:
-        f.write("[wifi]\nmode=sometimes\n")
-    bad = dbus("Reload")
-    assert bad.returncode != 0 and "sometimes" in bad.stderr, bad.stderr
+    # A bad line costs that line: the line beside it applies, and the
+    # journal names the file, line and key.
+    conf = os.path.join(NM.dir, "config", "macguise.conf")
+    with open(conf, "w") as f:
+        f.write("[wifi]\nmode=sometimes\n[ethernet]\nrotate=boot\n")
+    assert dbus("Reload").returncode == 0
+    NM.wait_for("macguised to name the bad line",
+                lambda: f"{conf}:2: [wifi] macguise.mode: 'sometimes'" in NM.log_text("macguised"))
+    status = dbus("GetStatus").stdout
+    e1 = status[status.index(f"'{uuid_of('e1')}'"):]
+    assert e1.split("}")[0].count("'rotate': <'boot'>") == 1, e1[:300]
     os.unlink(os.path.join(NM.dir, "config", "macguise.conf"))
     assert dbus("Reload").returncode == 0
     # Rotate "" rotates every managed profile (e2 is user-owned: not it).
