@@ -370,6 +370,30 @@ mg_service_connection_removed(NMClient *client, NMRemoteConnection *rc, gpointer
  * (taking_up) and owes a rotation at its deactivation must not look down
  * and be given its address, nor its activation look new, meanwhile; it is
  * decided once it is up, or once NetworkManager has finished starting. */
+/* libnm reads every profile at its start with one GetSettings each, all at
+ * once; past the bus's limit of pending replies per client (1,024 in
+ * NetworkManager's own bus policy), the bus refuses the rest, and libnm keeps
+ * those profiles as empty objects it never reads again until they change.
+ * macguised cannot see them: it says so, rather than leave them silently. */
+static void
+mg_service_warn_unread(MgService *self)
+{
+	const GPtrArray *connections = nm_client_get_connections(self->client);
+	guint unread = 0;
+
+	for (guint i = 0; connections != NULL && i < connections->len; i++) {
+		NMRemoteConnection *rc = g_ptr_array_index(connections, i);
+		if (!nm_remote_connection_get_visible(rc) &&
+		    nm_connection_get_uuid(NM_CONNECTION(rc)) == NULL)
+			unread++;
+	}
+	if (unread > 0)
+		g_warning("%u profile(s) could not be read from NetworkManager (the bus refused "
+			  "the reads past its limit of pending replies): macguise cannot see them "
+			  "until they change or macguised starts again",
+			  unread);
+}
+
 static void
 mg_service_follow_nm(MgService *self)
 {
@@ -387,6 +411,7 @@ mg_service_follow_nm(MgService *self)
 	self->follower->synced = TRUE;
 	mg_service_forget_missing(self, self->follower->gone_checks);
 	mg_service_evaluate_all(self, MG_EVENT_SEEN);
+	mg_service_warn_unread(self);
 }
 
 /* NetworkManager (re)appeared: catch up with everything. */
