@@ -25,11 +25,10 @@ mg_cli_config_problems_print(const char *command, GPtrArray *problems)
 {
 	for (guint i = 0; i < problems->len; i++) {
 		g_autofree char *text = mg_config_problem_format(g_ptr_array_index(problems, i));
-		/* TRANSLATORS: macguise COMMAND: FILE:LINE: what is wrong */
-		g_printerr(_("macguise %s: %s (this line is skipped; the rest of the configuration "
-			     "applies)\n"),
-			   command,
-			   text);
+		g_printerr("macguise %s: ", command);
+		/* TRANSLATORS: %s is FILE:LINE: what is wrong with that line */
+		g_printerr(_("%s (the rest of the configuration applies)"), text);
+		g_printerr("\n");
 	}
 }
 

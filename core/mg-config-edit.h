@@ -13,10 +13,10 @@ G_BEGIN_DECLS
 /* @text (the file as it is; NULL or "" for none) with @key set to @value in
  * @section, or removed when @value is NULL (back to the packaged or
  * built-in default). Comments and every other line stay. The result is
- * checked as macguised would load it: an unknown key or a bad value, this
- * one or one that was there before and is not mended by it, is an error
- * (MG_ERROR_CONFIG) and nothing is returned; so is @text that is not a key
- * file. */
+ * checked as macguised would read it: a line it would skip that @text did
+ * not have (an unknown key, a bad value) is an error (MG_ERROR_CONFIG) and
+ * nothing is returned, while a bad line already there and not touched stays
+ * (it costs only itself); @text that is not a key file is an error too. */
 char *mg_config_edit_default(
     const char *text, MgConfigSection section, const char *key, const char *value, GError **error);
 

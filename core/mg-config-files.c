@@ -175,27 +175,55 @@ mg_config_read_setting(MgConfigReader *r, const char *text, guint line)
 	}
 	value = g_key_file_get_value(kf, r->section, keys[0], NULL);
 	if (!mg_config_take_keyfile(&alone, kf, &error)) {
-		mg_config_problem_add(
-		    r->problems, r->path, line, r->section, keys[0], "%s", error->message);
+		mg_config_problem_add(r->problems,
+				      r->path,
+				      line,
+				      r->section,
+				      keys[0],
+				      _("%s; the line is skipped"),
+				      error->message);
 		return;
 	}
 	g_key_file_set_value(r->merged, r->section, keys[0], value);
 }
 
+/* Leading blanks go, as GKeyFile drops them; trailing ones stay, as GKeyFile
+ * keeps them in a value, but for a CR (a file written on Windows). */
 static void
 mg_config_read_text(MgConfigReader *r, const char *text)
 {
 	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
 
 	for (guint i = 0; lines[i] != NULL; i++) {
-		char *line = g_strstrip(lines[i]);
+		char *line = g_strchug(lines[i]);
+		gsize len = strlen(line);
+		if (len > 0 && line[len - 1] == '\r')
+			line[len - 1] = '\0';
 		if (line[0] == '\0' || line[0] == '#')
 			continue;
+		if (!g_utf8_validate(line, -1, NULL)) {
+			mg_config_problem_add(r->problems,
+					      r->path,
+					      i + 1,
+					      r->section,
+					      NULL,
+					      _("the line is not UTF-8 text; it is skipped"));
+			continue;
+		}
 		if (line[0] == '[')
 			mg_config_read_section(r, line, i + 1);
 		else
 			mg_config_read_setting(r, line, i + 1);
 	}
+}
+
+void
+mg_config_read_text_into(const char *text, const char *name, GKeyFile *merged, GPtrArray *problems)
+{
+	MgConfigReader r = { .path = name, .merged = merged, .problems = problems };
+
+	mg_config_read_text(&r, text);
+	g_free(r.section);
 }
 
 /* @path's good settings into @merged. A missing file adds nothing. */
@@ -204,9 +232,9 @@ mg_config_read_file(const char *path, GKeyFile *merged, GPtrArray *problems)
 {
 	g_autofree char *text = NULL;
 	g_autoptr(GError) error = NULL;
-	MgConfigReader r = { .path = path, .merged = merged, .problems = problems };
+	gsize len = 0;
 
-	if (!g_file_get_contents(path, &text, NULL, &error)) {
+	if (!g_file_get_contents(path, &text, &len, &error)) {
 		if (!g_error_matches(error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
 			mg_config_problem_add(problems,
 					      path,
@@ -217,17 +245,14 @@ mg_config_read_file(const char *path, GKeyFile *merged, GPtrArray *problems)
 					      error->message);
 		return;
 	}
-	if (!g_utf8_validate(text, -1, NULL)) {
+	if (strlen(text) < len)
 		mg_config_problem_add(problems,
 				      path,
 				      0,
 				      NULL,
 				      NULL,
-				      _("is not UTF-8 text; its settings are skipped"));
-		return;
-	}
-	mg_config_read_text(&r, text);
-	g_free(r.section);
+				      _("holds a NUL byte; what follows it is skipped"));
+	mg_config_read_text_into(text, path, merged, problems);
 }
 
 void
@@ -242,9 +267,7 @@ mg_config_load_files(MgConfig *config, const char *path, GPtrArray *problems)
 		mg_config_read_file(g_ptr_array_index(files, i), merged, problems);
 	/* Every setting was taken alone; each key's setter reads only its
 	 * own value, so together they are taken too. */
-	if (!mg_config_take_keyfile(config, merged, &error)) {
-		mg_config_problem_add(problems, path, 0, NULL, NULL, "%s", error->message);
-		mg_config_clear(config);
-		mg_config_init_default(config);
-	}
+	if (!mg_config_take_keyfile(config, merged, &error))
+		g_critical("the configuration's good lines together are refused: %s",
+			   error->message);
 }

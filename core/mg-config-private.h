@@ -10,4 +10,9 @@ G_BEGIN_DECLS
  * copy is filled first). */
 gboolean mg_config_take_keyfile(MgConfig *config, GKeyFile *kf, GError **error);
 
+/* @text's good settings into @merged, each line that cannot be used added
+ * to @problems as a line of @name. */
+void
+mg_config_read_text_into(const char *text, const char *name, GKeyFile *merged, GPtrArray *problems);
+
 G_END_DECLS

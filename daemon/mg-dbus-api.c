@@ -10,9 +10,9 @@
 
 #include "mg-dbus-api.h"
 
-#include <errno.h>
 #include <gio/gunixfdlist.h>
-#include <pwd.h>
+
+#include "mg-user-name.h"
 
 /* Callers remembered (unique names are never reused on a bus) until they
  * leave the bus: a verdict sent without waiting for the answer is handled
@@ -21,6 +21,10 @@
  * there. The bus's own limits on connections keep the table small; past
  * this many, new callers are asked about on every call instead. */
 #define MG_DBUS_MAX_CALLERS 4096
+/* A caller's name looked up: how long its GetStatus waits for it, and how
+ * many lookups a directory service that does not answer may hold at once. */
+#define MG_DBUS_LOOKUP_S 2
+#define MG_DBUS_MAX_LOOKUPS 4
 
 typedef struct {
 	MgService *service;
@@ -33,6 +37,10 @@ typedef struct {
 	gulong changed_id;
 	guint owner_changed_id;
 } MgDbusApi;
+
+/* Callers' names being looked up, for the process (a lookup outlives the
+ * call it was for, and may outlive the API). */
+static guint mg_dbus_lookups;
 
 typedef void (*MgDbusHandler)(MgDbusApi *api,
 			      GVariant *parameters,
@@ -54,27 +62,73 @@ mg_dbus_reply(GDBusMethodInvocation *invocation, GVariant *value, GError *error)
 		g_dbus_method_invocation_return_value(invocation, g_variant_new_tuple(&value, 1));
 }
 
+/* A GetStatus waiting for its caller's name (which profiles the caller may
+ * see: connection.permissions names users). */
+typedef struct {
+	MgService *service;
+	GDBusMethodInvocation *invocation; /* NULL once answered */
+	guint timeout_id;
+} MgStatusCall;
+
+static void
+mg_status_answer(MgStatusCall *call, const char *user)
+{
+	g_dbus_method_invocation_return_value(
+	    call->invocation,
+	    g_variant_new_tuple((GVariant *[]){ mg_service_get_status(call->service, user) }, 1));
+	g_clear_object(&call->invocation);
+}
+
+/* The name did not come in time: answered as for no one in particular
+ * (the profiles every user may see); the lookup's end is left to it. */
+static gboolean
+mg_status_timed_out(gpointer user_data)
+{
+	MgStatusCall *call = user_data;
+
+	call->timeout_id = 0;
+	g_debug("GetStatus: the caller's name did not come within %u s", MG_DBUS_LOOKUP_S);
+	mg_status_answer(call, NULL);
+	return G_SOURCE_REMOVE;
+}
+
+static void
+mg_status_named(GObject *source, GAsyncResult *result, gpointer user_data)
+{
+	MgStatusCall *call = user_data;
+	g_autofree char *user = mg_user_name_lookup_finish(result);
+
+	mg_dbus_lookups--;
+	if (call->invocation != NULL) {
+		g_clear_handle_id(&call->timeout_id, g_source_remove);
+		mg_status_answer(call, user);
+	}
+	g_object_unref(call->service);
+	g_free(call);
+}
+
+/* A local user's call must not stall macguised: the name is looked up in a
+ * thread, its answer waited for MG_DBUS_LOOKUP_S at most, and no more than
+ * MG_DBUS_MAX_LOOKUPS lookups run at once (a caller past them, or one
+ * whose uid the bus did not give, is answered as no one in particular). */
 static void
 mg_dbus_get_status(MgDbusApi *api,
 		   GVariant *parameters,
 		   GDBusMethodInvocation *invocation,
 		   guint32 uid)
 {
-	struct passwd pw, *found = NULL;
-	g_autofree char *buf = NULL;
-	gsize size = 1024;
+	MgStatusCall *call;
 
-	/* A directory service's entry can be larger than any fixed buffer:
-	 * grow it while the lookup says so, up to a bound. */
-	for (int err = ERANGE; uid != G_MAXUINT32 && err == ERANGE && size <= 1024 * 1024;
-	     size *= 4) {
-		g_free(buf);
-		buf = g_malloc(size);
-		err = getpwuid_r((uid_t)uid, &pw, buf, size, &found);
+	if (uid == G_MAXUINT32 || mg_dbus_lookups >= MG_DBUS_MAX_LOOKUPS) {
+		mg_dbus_reply(invocation, mg_service_get_status(api->service, NULL), NULL);
+		return;
 	}
-	mg_dbus_reply(invocation,
-		      mg_service_get_status(api->service, found != NULL ? found->pw_name : NULL),
-		      NULL);
+	call = g_new0(MgStatusCall, 1);
+	call->service = g_object_ref(api->service);
+	call->invocation = g_object_ref(invocation);
+	call->timeout_id = g_timeout_add_seconds(MG_DBUS_LOOKUP_S, mg_status_timed_out, call);
+	mg_dbus_lookups++;
+	mg_user_name_lookup_async(uid, mg_status_named, call);
 }
 
 static void

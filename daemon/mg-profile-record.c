@@ -241,6 +241,21 @@ mg_profile_records_taking_up(MgProfileRecords *records)
 	return n;
 }
 
+guint
+mg_profile_records_end_taking_up(MgProfileRecords *records)
+{
+	GHashTableIter iter;
+	MgProfileRecord *r;
+	guint n = 0;
+
+	g_hash_table_iter_init(&iter, records->by_uuid);
+	while (g_hash_table_iter_next(&iter, NULL, (gpointer *)&r)) {
+		n += r->taking_up ? 1 : 0;
+		r->taking_up = FALSE;
+	}
+	return n;
+}
+
 gboolean
 mg_profile_record_is_valid(const MgProfileRecord *r, GString *why)
 {

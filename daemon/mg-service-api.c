@@ -67,7 +67,7 @@ mg_service_get_status(MgService *self, const char *user)
 		status.mode = mode;
 		status.rotate = rotate;
 		record = mg_profile_records_get(self->records, uuid);
-		status.active = record != NULL && record->active_path != NULL;
+		status.active = mg_service_is_up(self, record);
 		g_variant_builder_add_value(
 		    &list,
 		    mg_profile_status_to_variant(&status,

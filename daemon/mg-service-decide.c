@@ -71,6 +71,13 @@ typedef struct {
 } MgLinkView;
 
 /* What a decision reads about the profile, but its link. */
+gboolean
+mg_service_is_up(MgService *self, const MgProfileRecord *r)
+{
+	return r != NULL &&
+	       (r->active_path != NULL || (r->taking_up && nm_client_get_startup(self->client)));
+}
+
 void
 mg_service_snapshot(MgService *self,
 		    NMConnection *connection,
@@ -88,7 +95,7 @@ mg_service_snapshot(MgService *self,
 			    device_class,
 			    policy,
 			    snap);
-	snap->active = r != NULL && r->active_path != NULL;
+	snap->active = mg_service_is_up(self, r);
 	snap->in_flight = (r != NULL && r->in_flight) || mg_service_settling(r, connection, cloned);
 	snap->gate_attempts = r != NULL ? r->gate_attempts : 0;
 	snap->retry_at = r != NULL ? r->retry_at : 0;

@@ -4,6 +4,7 @@
 
 #include <NetworkManager.h>
 
+#include "mg-profile-record.h"
 #include "mg-reconcile.h"
 #include "mg-service-type.h"
 
@@ -19,6 +20,9 @@ G_BEGIN_DECLS
 guint mg_service_max_ahead(MgService *self);
 
 /* What a decision reads about the profile, but its link. */
+/* Whether the profile of @r counts as up: it is, or a restarted
+ * NetworkManager may be taking it up again (taking_up, while it starts). */
+gboolean mg_service_is_up(MgService *self, const MgProfileRecord *r);
 void mg_service_snapshot(MgService *self,
 			 NMConnection *connection,
 			 MgDeviceClass device_class,

@@ -191,6 +191,12 @@ mg_service_active_changed(NMClient *client, GParamSpec *pspec, gpointer user_dat
 		r = mg_profile_records_ensure(self->records, uuid);
 		if (g_strcmp0(r->active_path, path) == 0)
 			continue;
+		/* down and up again before the idle settled it: the deactivation
+		 * is decided first (a rotation owed at it, say) */
+		if (g_hash_table_remove(self->follower->deactivated, uuid)) {
+			mg_service_deactivated(self, uuid);
+			r = mg_profile_records_ensure(self->records, uuid);
+		}
 		g_free(r->active_path);
 		r->active_path = g_strdup(path);
 		mg_change_notice_add(self->notice, uuid);
@@ -361,15 +367,6 @@ mg_service_connection_removed(NMClient *client, NMRemoteConnection *rc, gpointer
 		self->follower->removed_id = g_idle_add(mg_service_settle_removals, self);
 }
 
-/* NetworkManager runs, starting or started: what is up now was up before
- * (found, not activated), and every profile is decided. Not waiting for its
- * start to end: that can take minutes (a connection whose DHCP server does
- * not answer keeps Startup true), and a profile added meanwhile must get its
- * address. What must wait is only what a restarted NetworkManager takes up
- * again, one device at a time: a profile that was up when it left
- * (taking_up) and owes a rotation at its deactivation must not look down
- * and be given its address, nor its activation look new, meanwhile; it is
- * decided once it is up, or once NetworkManager has finished starting. */
 /* libnm reads every profile at its start with one GetSettings each, all at
  * once; past the bus's limit of pending replies per client (1,024 in
  * NetworkManager's own bus policy), the bus refuses the rest, and libnm keeps
@@ -394,6 +391,15 @@ mg_service_warn_unread(MgService *self)
 			  unread);
 }
 
+/* NetworkManager runs, starting or started: what is up now was up before
+ * (found, not activated), and every profile is decided. Not waiting for its
+ * start to end: that can take minutes (a connection whose DHCP server does
+ * not answer keeps Startup true), and a profile added meanwhile must get its
+ * address. What must wait is only what a restarted NetworkManager takes up
+ * again, one device at a time: a profile that was up when it left
+ * (taking_up) and owes a rotation at its deactivation must not look down
+ * and be given its address, nor its activation look new, meanwhile; it is
+ * decided once it is up, or once NetworkManager has finished starting. */
 static void
 mg_service_follow_nm(MgService *self)
 {
@@ -410,6 +416,8 @@ mg_service_follow_nm(MgService *self)
 	mg_service_active_changed(self->client, NULL, self);
 	self->follower->synced = TRUE;
 	mg_service_forget_missing(self, self->follower->gone_checks);
+	if (!nm_client_get_startup(self->client))
+		mg_profile_records_end_taking_up(self->records);
 	mg_service_evaluate_all(self, MG_EVENT_SEEN);
 	mg_service_warn_unread(self);
 }
@@ -454,7 +462,7 @@ mg_service_nm_startup_changed(NMClient *client, GParamSpec *pspec, gpointer user
 	MgService *self = user_data;
 
 	if (!self->following || nm_client_get_startup(client) ||
-	    mg_profile_records_taking_up(self->records) == 0)
+	    mg_profile_records_end_taking_up(self->records) == 0)
 		return;
 	g_message("NetworkManager has finished starting; the profiles it did not take up again "
 		  "are decided now");

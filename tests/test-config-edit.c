@@ -52,7 +52,7 @@ test_edit_refuses(void)
 		{ NULL, MG_CONFIG_SECTION_WIFI, "rotate", "fortnightly" },
 		{ NULL, MG_CONFIG_SECTION_WIFI, "colour", "red" },
 		{ NULL, MG_CONFIG_SECTION_WIFI, "quiet-hours", "03:00-05:00" },
-		{ "[wifi]\nrotate=sometimes\n", MG_CONFIG_SECTION_ETHERNET, "mode", "off" },
+		{ "[wifi]\nrotate=sometimes\n", MG_CONFIG_SECTION_WIFI, "mode", "of" },
 		{ "not a key file\n", MG_CONFIG_SECTION_ETHERNET, "mode", "off" },
 		{ NULL, MG_CONFIG_SECTION_ETHERNET_SHARED, "quiet-hours", "03:00-05:00" },
 	};
@@ -66,6 +66,25 @@ test_edit_refuses(void)
 	}
 }
 
+/* A bad line the edit does not touch stays as it was (it costs only itself,
+ * and is not the edit's to drop); the edit that mends it is taken. */
+static void
+test_edit_leaves_an_untouched_bad_line(void)
+{
+	static const char bad[] = "[wifi]\nrotate=sometimes\n";
+	g_autoptr(GError) error = NULL;
+	g_autofree char *other =
+	    mg_config_edit_default(bad, MG_CONFIG_SECTION_ETHERNET, "mode", "off", &error);
+	g_autofree char *mended = NULL;
+
+	g_assert_no_error(error);
+	g_assert_nonnull(strstr(other, "rotate=sometimes"));
+	g_assert_nonnull(strstr(other, "[ethernet]\nmode=off"));
+	mended = mg_config_edit_default(other, MG_CONFIG_SECTION_WIFI, "rotate", "weekly", &error);
+	g_assert_no_error(error);
+	g_assert_null(strstr(mended, "sometimes"));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -73,5 +92,7 @@ main(int argc, char **argv)
 	g_test_add_func("/config-edit/keeps-the-rest", test_edit_keeps_the_rest);
 	g_test_add_func("/config-edit/back-to-default", test_edit_back_to_default);
 	g_test_add_func("/config-edit/refuses", test_edit_refuses);
+	g_test_add_func("/config-edit/leaves-an-untouched-bad-line",
+			test_edit_leaves_an_untouched_bad_line);
 	return g_test_run();
 }

@@ -19,10 +19,12 @@ import mgtap  # noqa: E402
 import profiles  # noqa: E402
 from nmnetns import NmNetns  # noqa: E402
 
-MACGUISED = sys.argv[1]
+MACGUISED, SLOW_GETPW = sys.argv[1:3]
 MAC_RE = re.compile(r"^[0-9a-f]{2}(:[0-9a-f]{2}){5}$")
 
 NM = NmNetns().start()
+# A directory service that stops answering for uid 65534 while GATE exists.
+GATE, MARK = os.path.join(NM.dir, "getpw-gate"), os.path.join(NM.dir, "getpw-waiting")
 
 
 def cloned(name, setting="802-3-ethernet"):
@@ -56,7 +58,9 @@ def wait_for_api():
 def profiles_for_the_api():
     """macguised with e1 and e3 (Ethernet, its addresses), e2 (an address
     set by hand), act (a new address at each activation) and w1 (Wi-Fi)."""
-    NM.start_macguised(MACGUISED)
+    NM.start_macguised(MACGUISED, env={"LD_PRELOAD": os.path.abspath(SLOW_GETPW),
+                                       "MG_SLOW_GETPW_UID": "65534",
+                                       "MG_SLOW_GETPW_GATE": GATE, "MG_SLOW_GETPW_MARK": MARK})
     for name in ("e1", "e2", "e3"):
         NM.add_ethernet(name)
         wait_cloned(name)
@@ -411,6 +415,36 @@ def dbus_unprivileged_caller_may_read_but_not_change():
         assert p.returncode != 0 and "AccessDenied" in p.stderr, (args, p.stderr)
     NM.macguised_caught_up()
     assert cloned("e1") == e1
+
+
+@mgtap.test
+def a_local_user_whose_name_does_not_come_cannot_stall_macguised():
+    """A local user's GetStatus while the directory service does not answer
+    for them (LDAP, SSSD down): macguised answers everyone else meanwhile,
+    and that user too, in the end, with the profiles every user may see."""
+    os.chmod(NM.dir, 0o711)
+    open(GATE, "w").close()
+    try:
+        stalled = subprocess.Popen(
+            ["ip", "netns", "exec", NM.ns, "setpriv", "--reuid=65534", "--regid=65534",
+             "--clear-groups", "gdbus", "call", "--system", "--dest", "org.macguise.Daemon1",
+             "--object-path", "/org/macguise/Daemon1", "--method", "org.macguise.Daemon1.GetStatus"],
+            env=NM.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        NM.wait_for("the lookup of the caller's name to hang", lambda: os.path.exists(MARK))
+        # root's questions are answered while that lookup still hangs: the
+        # hook's (it waits 250 ms for it) and a status
+        answer = dbus("GetLinkCheck", uuid_of("e1"))
+        assert "NoReply" not in answer.stderr and "Timeout" not in answer.stderr, answer.stderr
+        assert f"'{uuid_of('e1')}'" in dbus("GetStatus").stdout
+        assert os.path.exists(MARK), "the lookup ended before macguised answered root"
+        # and the stalled caller is answered without its name, bounded
+        out, err = stalled.communicate(timeout=60)
+        assert stalled.returncode == 0 and f"'{uuid_of('e1')}'" in out, err
+        assert os.path.exists(MARK), "the lookup ended before the caller was answered"
+    finally:
+        os.unlink(GATE)
+    NM.wait_for("the hung lookup to end", lambda: not os.path.exists(MARK))
+    assert dbus("GetStatus", user=65534).returncode == 0
 
 
 try:

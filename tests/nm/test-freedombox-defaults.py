@@ -8,7 +8,6 @@ still sends its host name; the box's own shared network keeps the card's
 address; the hotspot and a Wi-Fi client get a new address daily, with
 hardening. The administrator's macguise.conf wins over the packaged
 file."""
-import glob
 import json
 import os
 import subprocess
@@ -19,6 +18,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "freedombox"))
 import mgtap  # noqa: E402
+import profiles  # noqa: E402
 from fbxdeb import freedombox_deb  # noqa: E402
 from nmnetns import NmNetns, catalogue_lookup  # noqa: E402
 
@@ -122,28 +122,20 @@ def the_administrators_file_wins_key_by_key():
     assert cli_json("policy", WAN)["settings"]["rotate"]["value"] == "never"
 
 
-def boot_step_days_on(days):
-    """The boot step as at a boot @days days from now (libfaketime), with
-    NetworkManager and macguised stopped, as before NetworkManager starts."""
-    NM.end("macguised")
-    NM.end("nm")
-    [libfaketime] = glob.glob("/usr/lib/*/faketime/libfaketime.so.1")
-    saved = dict(NM.env)
-    NM.env.update(LD_PRELOAD=libfaketime, FAKETIME=f"+{days}d", FAKETIME_DONT_FAKE_MONOTONIC="1")
-    try:
-        return NM.run_boot_step(MACGUISED)
-    finally:
-        NM.env = saved
-
-
 @mgtap.test
-def nine_days_on_a_typo_under_wifi_leaves_the_internet_connection_its_address():
+def a_boot_past_every_rotation_with_a_typo_under_wifi_leaves_the_internet_connection_its_address():
+    """The machine was off past every profile's rotation time (its state
+    says so), and /etc/macguise has a typo under [wifi]: the boot step and
+    macguised keep FreedomBox's packaged rotate=never for the WAN."""
     wan, client = NM.cloned(WAN), NM.cloned(CLIENT, "802-11-wireless")
     conf = os.path.join(NM.dir, "config", "macguise.conf")
     with open(conf, "w") as f:
         f.write("[wifi]\nmode=plausible\nrotate=weeky\n")
+    NM.end("macguised")
     try:
-        p = boot_step_days_on(9)
+        profiles.make_due(NM, [NM.uuid_of(WAN), NM.uuid_of(CLIENT)])
+        NM.end("nm")
+        p = NM.run_boot_step(MACGUISED)
         assert f"{conf}:3: [wifi] macguise.rotate: 'weeky'" in p.stderr, p.stderr
         NM.start_nm()
         # the packaged rotate=never holds; the Wi-Fi client, daily by the
@@ -162,7 +154,10 @@ def nine_days_on_a_typo_under_wifi_leaves_the_internet_connection_its_address():
         assert NM.run(CLI, "defaults", "--check", ns=NM.ns, check=False).returncode == 1
     finally:
         os.remove(conf)
-    cli_json("defaults")  # (the file gone: macguised reads it again)
+        if not any(n == "nm" and p.poll() is None for n, p in NM.pids):
+            NM.start_nm()
+        if not any(n == "macguised" and p.poll() is None for n, p in NM.pids):
+            NM.start_macguised(MACGUISED)
     NM.run(CLI, "defaults", "--check", ns=NM.ns)
 
 
