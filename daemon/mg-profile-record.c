@@ -229,20 +229,7 @@ mg_profile_records_nm_left(MgProfileRecords *records)
 }
 
 guint
-mg_profile_records_taking_up(MgProfileRecords *records)
-{
-	GHashTableIter iter;
-	MgProfileRecord *r;
-	guint n = 0;
-
-	g_hash_table_iter_init(&iter, records->by_uuid);
-	while (g_hash_table_iter_next(&iter, NULL, (gpointer *)&r))
-		n += r->taking_up ? 1 : 0;
-	return n;
-}
-
-guint
-mg_profile_records_end_taking_up(MgProfileRecords *records)
+mg_profile_records_taking_up(MgProfileRecords *records, gboolean release)
 {
 	GHashTableIter iter;
 	MgProfileRecord *r;
@@ -251,7 +238,7 @@ mg_profile_records_end_taking_up(MgProfileRecords *records)
 	g_hash_table_iter_init(&iter, records->by_uuid);
 	while (g_hash_table_iter_next(&iter, NULL, (gpointer *)&r)) {
 		n += r->taking_up ? 1 : 0;
-		r->taking_up = FALSE;
+		r->taking_up = r->taking_up && !release;
 	}
 	return n;
 }

@@ -107,11 +107,9 @@ void mg_profile_records_set_watch(MgProfileRecords *records, MgProfileRecord *r,
  * again. */
 void mg_profile_records_nm_left(MgProfileRecords *records);
 
-/* The profiles awaited as taken up again (taking_up). */
-guint mg_profile_records_taking_up(MgProfileRecords *records);
-/* NetworkManager has finished starting: none is awaited any more; returns
- * how many were. */
-guint mg_profile_records_end_taking_up(MgProfileRecords *records);
+/* How many profiles are awaited as taken up again (taking_up); with
+ * @release (NetworkManager has finished starting), none is any more. */
+guint mg_profile_records_taking_up(MgProfileRecords *records, gboolean release);
 
 /* Whether @r holds its invariants; if not, @why (if given) says which. */
 gboolean mg_profile_record_is_valid(const MgProfileRecord *r, GString *why);

@@ -417,7 +417,7 @@ mg_service_follow_nm(MgService *self)
 	self->follower->synced = TRUE;
 	mg_service_forget_missing(self, self->follower->gone_checks);
 	if (!nm_client_get_startup(self->client))
-		mg_profile_records_end_taking_up(self->records);
+		mg_profile_records_taking_up(self->records, TRUE);
 	mg_service_evaluate_all(self, MG_EVENT_SEEN);
 	mg_service_warn_unread(self);
 }
@@ -446,7 +446,7 @@ mg_service_nm_running_changed(NMClient *client, GParamSpec *pspec, gpointer user
 		mg_service_watch_device(self, g_ptr_array_index(devices, i));
 	mg_service_follow_nm(self);
 	if (nm_client_get_startup(client)) {
-		guint awaited = mg_profile_records_taking_up(self->records);
+		guint awaited = mg_profile_records_taking_up(self->records, FALSE);
 		if (awaited > 0)
 			g_message("NetworkManager is starting: %u profile(s) that were up are left "
 				  "alone until they are up again",
@@ -462,7 +462,7 @@ mg_service_nm_startup_changed(NMClient *client, GParamSpec *pspec, gpointer user
 	MgService *self = user_data;
 
 	if (!self->following || nm_client_get_startup(client) ||
-	    mg_profile_records_end_taking_up(self->records) == 0)
+	    mg_profile_records_taking_up(self->records, TRUE) == 0)
 		return;
 	g_message("NetworkManager has finished starting; the profiles it did not take up again "
 		  "are decided now");

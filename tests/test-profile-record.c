@@ -144,7 +144,7 @@ test_nm_leaving_ends_activations(void)
 	/* it was up: the NetworkManager that comes back may take it up again */
 	g_assert_true(a->taking_up);
 	g_assert_false(mg_profile_records_ensure(t, "b")->taking_up);
-	g_assert_cmpuint(mg_profile_records_taking_up(t), ==, 1);
+	g_assert_cmpuint(mg_profile_records_taking_up(t, FALSE), ==, 1);
 	g_assert_false(a->unchecked);
 	g_assert_false(a->unsettled);
 	/* its copies were the old NetworkManager's: the new one's are decided */
