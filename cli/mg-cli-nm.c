@@ -6,6 +6,8 @@
 #include "config.h"
 
 #include "mg-cli-nm.h"
+
+#include "mg-cli-config.h"
 #include "mg-state-store.h"
 
 #include <glib/gi18n.h>
@@ -332,7 +334,6 @@ void
 mg_cli_state_load(MgCliState *st)
 {
 	static const guint8 no_key[32] = { 0 };
-	g_autofree char *config_path = mg_config_default_path();
 	g_autofree char *dir = mg_state_default_dir();
 	g_autoptr(GError) error = NULL;
 	g_autoptr(GVariant) status = NULL;
@@ -341,8 +342,7 @@ mg_cli_state_load(MgCliState *st)
 	st->applied =
 	    g_hash_table_new_full(g_str_hash, g_str_equal, g_free, mg_applied_policy_free);
 	st->config_problems = mg_config_problems_new();
-	mg_config_init_default(&st->config);
-	mg_config_load_files(&st->config, config_path, st->config_problems);
+	mg_cli_config_load(&st->config, st->config_problems);
 	status = mg_cli_daemon_call("GetStatus", NULL, "(aa{sv})", FALSE, &error);
 	if (status != NULL) {
 		g_autoptr(GVariant) list = g_variant_get_child_value(status, 0);

@@ -200,8 +200,7 @@ mg_cmd_defaults(int argc, char **argv)
 		  G_OPTION_ARG_NONE,
 		  &check,
 		  N_("Name each line of the configuration files that is not used, and exit with 1 "
-		     "if "
-		     "there is one"),
+		     "if there is one"),
 		  NULL },
 		{ NULL },
 	};

@@ -73,9 +73,7 @@ typedef struct {
 static void
 mg_status_answer(MgStatusCall *call, const char *user)
 {
-	g_dbus_method_invocation_return_value(
-	    call->invocation,
-	    g_variant_new_tuple((GVariant *[]){ mg_service_get_status(call->service, user) }, 1));
+	mg_dbus_reply(call->invocation, mg_service_get_status(call->service, user), NULL);
 	g_clear_object(&call->invocation);
 }
 

@@ -381,7 +381,6 @@ mg_runtime_init(MgRuntime *rt, const char *state_dir, const char *config_path, G
 	MgStateLoadReport report;
 
 	memset(rt, 0, sizeof(*rt));
-	mg_config_init_default(&rt->config);
 	mg_runtime_load_config(rt, config_path);
 	rt->catalogue = mg_catalogue_new_builtin(error);
 	if (rt->catalogue == NULL)
